@@ -1,0 +1,1 @@
+//! REBUS Core (RULES.md §2).

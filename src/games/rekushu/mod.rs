@@ -1,0 +1,1 @@
+//! Rekushu (RULES.md §1).

@@ -1,0 +1,14 @@
+//! Tessera: a game-AI engine for Rekushu and REBUS Core.
+//!
+//! Layers, in dependency order (each may use only those above it):
+//! 1. [`core`]   — sides, the [`core::Game`] contract, the deterministic rng.
+//! 2. [`games`]  — the rules of each game: boards, move generation, hashing,
+//!    notation, evaluation. No search imports.
+//! 3. [`search`] — the generic searcher, compiled once per game.
+//! 4. [`protocol`] — a line in, a typed command, the engine, a typed reply, text out.
+//!    No I/O: `main.rs` owns stdin/stdout.
+
+pub mod core;
+pub mod games;
+pub mod protocol;
+pub mod search;
