@@ -1,0 +1,78 @@
+//! Every tuning constant of the searcher, in one place.
+//!
+//! [`SearchParams`] holds the switches a caller (or a test) may change at run
+//! time; the plain constants below are structural limits.
+
+/// Deepest ply the searcher will reach (main search + quiescence). Sizes the
+/// per-ply stacks (killers, move buffers, PV table).
+pub const MAX_PLY: usize = 128;
+/// Deepest nominal iteration.
+pub const MAX_DEPTH: i32 = 100;
+/// Nodes between checks of the stop flag, clock and node limit.
+pub const CHECK_EVERY: u64 = 1024;
+/// Size (per side) of the history table; packed moves are hashed into it.
+pub const HISTORY_SIZE: usize = 4096;
+/// History values are kept within ±HISTORY_MAX (gravity formula).
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Move-picker bands: the TT move, then noisy moves (by hint), then killers,
+/// then quiet moves by hint and history.
+pub const ORDER_TT: i32 = 1 << 30;
+pub const ORDER_NOISY: i32 = 1 << 28;
+pub const ORDER_KILLER: i32 = 1 << 27;
+
+/// Time management.
+pub const MOVES_TO_GO_DEFAULT: u32 = 30;
+/// Safety margin kept off every deadline for protocol and OS latency (ms).
+pub const MOVE_OVERHEAD_MS: u64 = 30;
+/// The soft deadline (do not start a new iteration) as a fraction of the
+/// nominal per-move budget, in percent; the hard deadline (abort) multiplies it.
+pub const SOFT_PERCENT: u64 = 60;
+pub const HARD_FACTOR: u64 = 3;
+/// Never plan to spend more than this share (percent) of the remaining clock.
+pub const MAX_CLOCK_PERCENT: u64 = 40;
+
+/// Run-time search switches. `DEFAULT` is what the engine plays with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Maximum quiescence plies (0 disables quiescence: leaves are `evaluate`).
+    pub qsearch_plies: i32,
+    /// Aspiration window half-width (centi-units); 0 disables aspiration.
+    pub aspiration_delta: i32,
+    /// Iterations shallower than this use a full window.
+    pub aspiration_min_depth: i32,
+    /// Late-move reductions. They prune, so fixed-depth values then differ from
+    /// plain minimax; the equivalence tests switch them off.
+    pub lmr: bool,
+    /// Moves tried at full depth before reductions start.
+    pub lmr_full_moves: usize,
+    /// Minimum remaining depth for a reduction.
+    pub lmr_min_depth: i32,
+    /// Weight of `move_hint` against history when ordering quiet moves.
+    pub hint_weight: i32,
+}
+
+impl SearchParams {
+    pub const DEFAULT: SearchParams = SearchParams {
+        qsearch_plies: 6,
+        aspiration_delta: 50,
+        aspiration_min_depth: 4,
+        lmr: true,
+        lmr_full_moves: 3,
+        lmr_min_depth: 3,
+        hint_weight: 64,
+    };
+
+    /// Full-width, exact: no reductions. The fixed-depth value then equals
+    /// plain minimax with the same quiescence.
+    pub const EXACT: SearchParams = SearchParams {
+        lmr: false,
+        ..SearchParams::DEFAULT
+    };
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
