@@ -1,0 +1,521 @@
+//! The search proper, one [`Worker`] per thread: iterative deepening with
+//! aspiration windows, a principal-variation (negamax alpha-beta) search with
+//! the transposition table, killers, history and optional late-move
+//! reductions, and a quiescence search over the game's noisy moves.
+//!
+//! Scores are fail-soft and from the side to move's view. A decided game scores
+//! `±(WIN - ply)` from the root, preferring fast wins and slow losses.
+//! Without reductions, the value at a fixed depth equals plain minimax with the
+//! same quiescence (tested in `tests/search_minimax.rs`).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::core::Status;
+use crate::search::eval::{DRAW, EvalParams, Evaluate, INFINITY, WIN, is_decisive, plies_to_end};
+use crate::search::info::RootMoveInfo;
+use crate::search::ordering::{History, Killers, ScoredMove, pick, score_moves};
+use crate::search::params::{CHECK_EVERY, HISTORY_MAX, MAX_PLY, ORDER_KILLER, SearchParams};
+use crate::search::timeman::TimeManager;
+use crate::search::tt::{Bound, TranspositionTable};
+
+/// What all threads of one search share.
+#[derive(Clone, Copy)]
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    /// The caller's stop flag.
+    pub stop: &'a AtomicBool,
+    /// Set by the main thread when it is done or a limit is hit: helpers stop.
+    pub abort: &'a AtomicBool,
+    /// Nodes of all threads, flushed every `CHECK_EVERY` nodes.
+    pub nodes: &'a AtomicU64,
+    pub node_limit: Option<u64>,
+    pub time: TimeManager,
+}
+
+/// A root move and what the iterations found about it.
+#[derive(Clone, Debug)]
+struct RootMove<M> {
+    mv: M,
+    score: i32,
+    exact: bool,
+}
+
+/// The result of the last completed iteration.
+#[derive(Clone, Debug)]
+pub(crate) struct Completed<M> {
+    pub depth: u32,
+    pub score: i32,
+    pub pv: Vec<M>,
+    pub root_moves: Vec<RootMoveInfo<M>>,
+}
+
+pub(crate) struct Worker<'a, G: Evaluate> {
+    shared: Shared<'a>,
+    params: SearchParams,
+    eval: EvalParams,
+    pos: G,
+    is_main: bool,
+    pub nodes: u64,
+    unflushed: u64,
+    pub seldepth: usize,
+    stopped: bool,
+    killers: Killers<G::Move>,
+    history: History,
+    /// One move list per ply, reused (taken out and put back) to avoid allocation.
+    lists: Vec<Vec<ScoredMove<G::Move>>>,
+    scratch: Vec<G::Move>,
+    /// Triangular PV table: `pv[ply]` is the best line from `ply`.
+    pv: Vec<Vec<G::Move>>,
+    root_moves: Vec<RootMove<G::Move>>,
+}
+
+impl<'a, G: Evaluate> Worker<'a, G> {
+    pub fn new(
+        shared: Shared<'a>,
+        params: SearchParams,
+        eval: EvalParams,
+        root: &G,
+        is_main: bool,
+    ) -> Self {
+        Worker {
+            shared,
+            params,
+            eval,
+            pos: root.clone(),
+            is_main,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: Killers::default(),
+            history: History::default(),
+            lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            scratch: Vec::with_capacity(256),
+            pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
+            root_moves: Vec::new(),
+        }
+    }
+
+    /// The root moves in search order (best first after an iteration).
+    pub fn root_move_list(&self) -> Vec<RootMoveInfo<G::Move>> {
+        self.root_moves
+            .iter()
+            .map(|r| RootMoveInfo {
+                mv: r.mv,
+                score: r.score,
+                exact: r.exact,
+            })
+            .collect()
+    }
+
+    pub fn static_eval(&self) -> i32 {
+        self.pos.evaluate(&self.eval)
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// Counts a node; every `CHECK_EVERY` nodes looks at the flags, the clock and
+    /// the node limit. Returns true once the search must unwind.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            self.flush_nodes();
+            self.poll();
+        }
+        self.stopped
+    }
+
+    fn poll(&mut self) {
+        if self.shared.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.is_main {
+            let over_nodes = self
+                .shared
+                .node_limit
+                .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+            if over_nodes || self.shared.time.hard_expired() {
+                self.stopped = true;
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The score of a finished game at `ply`, or `None` if it goes on.
+    #[inline]
+    fn terminal(&self, ply: usize) -> Option<i32> {
+        match self.pos.status() {
+            Status::Ongoing => None,
+            Status::Draw => Some(DRAW),
+            Status::Won(side) if side == self.pos.side_to_move() => Some(WIN - ply as i32),
+            Status::Won(_) => Some(-(WIN - ply as i32)),
+        }
+    }
+
+    /// Generates and scores the moves of the current position into `list`.
+    fn fill_list(
+        &mut self,
+        list: &mut Vec<ScoredMove<G::Move>>,
+        ply: usize,
+        tt_move: Option<u32>,
+        noisy_only: bool,
+    ) {
+        list.clear();
+        self.scratch.clear();
+        self.pos.generate_moves(&mut self.scratch);
+        list.extend(self.scratch.iter().map(|&mv| ScoredMove {
+            mv,
+            score: 0,
+            noisy: false,
+        }));
+        let killers = if noisy_only {
+            [None; 2]
+        } else {
+            self.killers.get(ply)
+        };
+        score_moves(
+            &self.pos,
+            list,
+            tt_move,
+            killers,
+            &self.history,
+            &self.params,
+        );
+        if noisy_only {
+            list.retain(|sm| sm.noisy);
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Runs iterations up to `max_depth`, calling `on_iteration` after each
+    /// completed one. Returns the last completed iteration, if any.
+    /// `margin` > 0 makes root scores exact within `margin` of the best (noise);
+    /// `start_depth` staggers helper threads.
+    pub fn iterative_deepening(
+        &mut self,
+        max_depth: u32,
+        margin: i32,
+        start_depth: u32,
+        on_iteration: &mut dyn FnMut(&Self, &Completed<G::Move>),
+    ) -> Option<Completed<G::Move>> {
+        let mut list = Vec::new();
+        let tt_move = self.shared.tt.probe(self.pos.hash(), 0).and_then(|h| h.mv);
+        self.fill_list(&mut list, 0, tt_move, false);
+        let mut order: Vec<usize> = (0..list.len()).collect();
+        // Stable: equal scores keep generation order.
+        order.sort_by_key(|&i| std::cmp::Reverse(list[i].score));
+        self.root_moves = order
+            .iter()
+            .map(|&i| RootMove {
+                mv: list[i].mv,
+                score: -INFINITY,
+                exact: false,
+            })
+            .collect();
+        if self.root_moves.is_empty() {
+            return None;
+        }
+
+        let mut completed: Option<Completed<G::Move>> = None;
+        let mut depth = start_depth.max(1);
+        while depth <= max_depth {
+            if self.shared.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed)
+            {
+                break;
+            }
+            if completed.is_some() && self.is_main && self.shared.time.soft_expired() {
+                break;
+            }
+            let prev = completed.as_ref().map(|c| c.score);
+            let score = self.aspiration(depth as i32, prev, margin);
+            if self.stopped {
+                break;
+            }
+            self.flush_nodes();
+            let done = Completed {
+                depth,
+                score,
+                pv: self.pv[0].clone(),
+                root_moves: self.root_move_list(),
+            };
+            on_iteration(self, &done);
+            let proven = plies_to_end(score).is_some_and(|p| p < depth as i32);
+            completed = Some(done);
+            if proven {
+                break;
+            }
+            // A single legal move needs no deeper look when time matters.
+            if self.root_moves.len() == 1 && self.shared.time.is_timed() {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        completed
+    }
+
+    fn aspiration(&mut self, depth: i32, prev: Option<i32>, margin: i32) -> i32 {
+        let delta0 = self.params.aspiration_delta;
+        let prev = match prev {
+            Some(p)
+                if delta0 > 0
+                    && margin == 0
+                    && depth >= self.params.aspiration_min_depth
+                    && !is_decisive(p) =>
+            {
+                p
+            }
+            _ => return self.root_search(depth, -INFINITY, INFINITY, margin),
+        };
+        let mut delta = delta0;
+        let mut alpha = (prev - delta).max(-INFINITY);
+        let mut beta = (prev + delta).min(INFINITY);
+        loop {
+            let score = self.root_search(depth, alpha, beta, 0);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 20 * delta0 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// One pass over the root moves with window `(alpha, beta)`. Leaves the root
+    /// moves sorted best first and the PV in `pv[0]`.
+    fn root_search(&mut self, depth: i32, alpha: i32, beta: i32, margin: i32) -> i32 {
+        self.pv[0].clear();
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            // With noise, every move within `margin` of the best must get an exact
+            // score, so the window's floor is lowered by `margin`.
+            let floor = alpha.max(best.saturating_sub(margin.max(0)));
+            self.pos.make_move(mv);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(depth - 1, 1, -beta, -floor, true);
+            } else {
+                score = -self.negamax(depth - 1, 1, -floor - 1, -floor, false);
+                if score > floor && score < beta && !self.stopped {
+                    score = -self.negamax(depth - 1, 1, -beta, -floor, true);
+                }
+            }
+            self.pos.unmake_move(mv);
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            rm.score = score;
+            rm.exact = score > floor && score < beta;
+            if score > best {
+                best = score;
+                best_index = i;
+                self.update_pv(0, mv);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // Best first, the rest by score (stable, so ties keep the last order).
+        let best_move = self.root_moves.remove(best_index);
+        self.root_moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+        self.root_moves.insert(0, best_move);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let code = self.pos.move_to_u32(self.root_moves[0].mv);
+        self.shared
+            .tt
+            .store(self.pos.hash(), Some(code), best, depth, bound, 0);
+        best
+    }
+
+    fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(ply, alpha, beta, 0);
+        }
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        if let Some(score) = self.terminal(ply) {
+            return score;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval();
+        }
+
+        let key = self.pos.hash();
+        let hit = self.shared.tt.probe(key, ply);
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+        {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut {
+                return h.score;
+            }
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.fill_list(&mut list, ply, hit.and_then(|h| h.mv), false);
+        if list.is_empty() {
+            // Only a game breaking its contract (ongoing, no moves) gets here.
+            self.lists[ply] = list;
+            return self.static_eval();
+        }
+
+        let side = self.pos.side_to_move();
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut bound = Bound::Upper;
+        for i in 0..list.len() {
+            let sm = pick(&mut list, i);
+            let reduction = if self.params.lmr
+                && depth >= self.params.lmr_min_depth
+                && i >= self.params.lmr_full_moves
+                && !sm.noisy
+                && sm.score < ORDER_KILLER - 1
+            {
+                1 + i32::from(i >= 8 && depth >= 6)
+            } else {
+                0
+            };
+            self.pos.make_move(sm.mv);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(depth - 1, ply + 1, -beta, -alpha, pv_node);
+            } else {
+                score = -self.negamax(depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, false);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if score > alpha && score < beta && pv_node && !self.stopped {
+                    score = -self.negamax(depth - 1, ply + 1, -beta, -alpha, true);
+                }
+            }
+            self.pos.unmake_move(sm.mv);
+            if self.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(sm.mv);
+                    if pv_node {
+                        self.update_pv(ply, sm.mv);
+                    }
+                    if score >= beta {
+                        bound = Bound::Lower;
+                        if !sm.noisy {
+                            self.reward_quiet(&list[..i], sm.mv, side, ply, depth);
+                        }
+                        break;
+                    }
+                    bound = Bound::Exact;
+                    alpha = score;
+                }
+            }
+        }
+        self.lists[ply] = list;
+        let code = best_move.map(|mv| self.pos.move_to_u32(mv));
+        self.shared.tt.store(key, code, best, depth, bound, ply);
+        best
+    }
+
+    /// A quiet move caused a cutoff: it becomes a killer and gains history; the
+    /// quiet moves tried before it lose some.
+    fn reward_quiet(
+        &mut self,
+        tried: &[ScoredMove<G::Move>],
+        mv: G::Move,
+        side: crate::core::Side,
+        ply: usize,
+        depth: i32,
+    ) {
+        let bonus = (depth * depth * 16).min(HISTORY_MAX);
+        self.killers.add(ply, mv);
+        self.history.update(side, self.pos.move_to_u32(mv), bonus);
+        for sm in tried.iter().filter(|sm| !sm.noisy) {
+            self.history
+                .update(side, self.pos.move_to_u32(sm.mv), -bonus);
+        }
+    }
+
+    /// Quiescence: stand pat on the static evaluation, or try noisy moves, for at
+    /// most `params.qsearch_plies` plies.
+    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qply: i32) -> i32 {
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        if let Some(score) = self.terminal(ply) {
+            return score;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let stand = self.static_eval();
+        if qply >= self.params.qsearch_plies || ply >= MAX_PLY - 1 || stand >= beta {
+            return stand;
+        }
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.fill_list(&mut list, ply, None, true);
+        for i in 0..list.len() {
+            let sm = pick(&mut list, i);
+            self.pos.make_move(sm.mv);
+            let score = -self.qsearch(ply + 1, -beta, -alpha, qply + 1);
+            self.pos.unmake_move(sm.mv);
+            if self.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        best
+    }
+}
