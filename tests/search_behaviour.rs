@@ -1,0 +1,336 @@
+//! Behaviour of the public searcher: determinism, stopping, limits, levels,
+//! legality of the result, and reporting.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use tessera::core::{Game, Notation, SplitMix64, Status};
+use tessera::search::eval::WIN;
+use tessera::search::testgame::{ConnectFour, Drop};
+use tessera::search::{
+    Level, LevelConfig, Limits, SearchInfo, SearchParams, SearchResult, Searcher,
+};
+
+fn hard1() -> LevelConfig {
+    LevelConfig {
+        threads: 1,
+        ..Level::Hard.config()
+    }
+}
+
+fn legal_moves(g: &ConnectFour) -> Vec<Drop> {
+    let mut moves = Vec::new();
+    g.generate_moves(&mut moves);
+    moves
+}
+
+fn run(pos: &ConnectFour, limits: &Limits, config: &LevelConfig) -> SearchResult<Drop> {
+    let stop = AtomicBool::new(false);
+    Searcher::<ConnectFour>::new(config.tt_mb.min(16)).search(
+        pos,
+        limits,
+        config,
+        &stop,
+        &mut |_| {},
+    )
+}
+
+fn midgame() -> ConnectFour {
+    ConnectFour::from_moves("c d c d b").expect("legal moves")
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    for params in [SearchParams::DEFAULT, SearchParams::EXACT] {
+        let results: Vec<_> = (0..2)
+            .map(|_| {
+                let stop = AtomicBool::new(false);
+                let mut s = Searcher::<ConnectFour>::new(8);
+                s.set_params(params);
+                let mut infos = Vec::new();
+                let r = s.search(&midgame(), &Limits::depth(9), &hard1(), &stop, &mut |i| {
+                    infos.push(i.clone())
+                });
+                (
+                    r.best_move,
+                    r.score,
+                    r.nodes,
+                    r.pv,
+                    infos.iter().map(|i| (i.nodes, i.score)).collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        assert_eq!(results[0], results[1]);
+        assert!(results[0].2 > 1000, "a real search happened");
+    }
+}
+
+#[test]
+fn noisy_level_is_deterministic_for_a_seed() {
+    let config = LevelConfig {
+        threads: 1,
+        ..Level::Easy.config()
+    };
+    let a = run(&ConnectFour::new(), &Limits::depth(4), &config);
+    let b = run(&ConnectFour::new(), &Limits::depth(4), &config);
+    assert_eq!(
+        (a.best_move, a.score, a.nodes),
+        (b.best_move, b.score, b.nodes)
+    );
+}
+
+#[test]
+fn stop_from_another_thread_returns_a_legal_move() {
+    let pos = midgame();
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<()>();
+    let result = std::thread::scope(|s| {
+        let stop = &stop;
+        let stopper = s.spawn(move || {
+            // Stop as soon as the first iteration is reported.
+            if rx.recv().is_ok() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let mut searcher = Searcher::<ConnectFour>::new(8);
+        let mut tx = Some(tx);
+        let r = searcher.search(&pos, &Limits::infinite(), &hard1(), stop, &mut |_| {
+            if let Some(tx) = tx.take() {
+                let _ = tx.send(());
+            }
+        });
+        drop(tx);
+        let _ = stopper.join();
+        r
+    });
+    let mv = result.best_move.expect("a move");
+    assert!(legal_moves(&pos).contains(&mv));
+    assert!(result.depth >= 1);
+}
+
+#[test]
+fn stop_before_start_still_gives_a_legal_move() {
+    let pos = midgame();
+    let stop = AtomicBool::new(true);
+    let mut calls = 0;
+    let r = Searcher::<ConnectFour>::new(1).search(
+        &pos,
+        &Limits::infinite(),
+        &hard1(),
+        &stop,
+        &mut |_| calls += 1,
+    );
+    assert_eq!(calls, 0);
+    assert_eq!(r.depth, 0);
+    assert!(legal_moves(&pos).contains(&r.best_move.expect("a move")));
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let r = run(&ConnectFour::new(), &Limits::nodes(20_000), &hard1());
+    assert!(r.nodes >= 20_000, "{}", r.nodes);
+    assert!(
+        r.nodes < 20_000 + 2 * tessera::search::params::CHECK_EVERY,
+        "{}",
+        r.nodes
+    );
+    assert!(r.best_move.is_some());
+}
+
+#[test]
+fn result_is_legal_on_random_positions_at_every_level() {
+    let mut rng = SplitMix64::new(11);
+    for level in Level::ALL {
+        let config = LevelConfig {
+            threads: 1,
+            tt_mb: 1,
+            ..level.config()
+        };
+        let mut searcher = Searcher::<ConnectFour>::for_level(&config);
+        let stop = AtomicBool::new(false);
+        for game in 0..30 {
+            let mut g = ConnectFour::new();
+            let plies = rng.below(25);
+            for _ in 0..plies {
+                let moves = legal_moves(&g);
+                if moves.is_empty() {
+                    break;
+                }
+                g.make_move(moves[rng.below(moves.len() as u64) as usize]);
+            }
+            let limits = if game % 2 == 0 {
+                Limits::nodes(3_000)
+            } else {
+                Limits::depth(3)
+            };
+            let r = searcher.search(&g, &limits, &config, &stop, &mut |_| {});
+            let moves = legal_moves(&g);
+            match r.best_move {
+                Some(mv) => assert!(moves.contains(&mv), "{level}: illegal {mv:?}"),
+                None => assert!(
+                    moves.is_empty(),
+                    "{level}: no move although {} exist",
+                    moves.len()
+                ),
+            }
+            if let Some(first) = r.pv.first() {
+                assert_eq!(Some(*first), r.best_move);
+            }
+            // The principal variation is a legal line.
+            let mut line = g.clone();
+            for &mv in &r.pv {
+                assert!(
+                    legal_moves(&line).contains(&mv),
+                    "{level}: illegal PV {:?}",
+                    r.pv
+                );
+                line.make_move(mv);
+            }
+        }
+    }
+}
+
+#[test]
+fn finished_game_has_no_move() {
+    let g = ConnectFour::from_moves("a b a b a b a").expect("legal");
+    assert_ne!(g.status(), Status::Ongoing);
+    let r = run(&g, &Limits::depth(3), &hard1());
+    assert_eq!(r.best_move, None);
+    assert!(r.root_moves.is_empty());
+}
+
+#[test]
+fn easy_noise_varies_but_stays_legal() {
+    let pos = ConnectFour::new();
+    let mut chosen = HashSet::new();
+    for seed in 0..24 {
+        let config = LevelConfig {
+            threads: 1,
+            seed,
+            ..Level::Easy.config()
+        };
+        let r = run(&pos, &Limits::depth(4), &config);
+        let mv = r.best_move.expect("a move");
+        assert!(legal_moves(&pos).contains(&mv));
+        chosen.insert(mv);
+    }
+    assert!(
+        chosen.len() >= 2,
+        "noise never changed the move: {chosen:?}"
+    );
+}
+
+#[test]
+fn finds_the_immediate_win_and_the_fastest_win() {
+    // First has three in column a and is to move.
+    let g = ConnectFour::from_moves("a b a b a c").expect("legal");
+    let r = run(&g, &Limits::depth(6), &hard1());
+    assert_eq!(r.best_move, Some(Drop(0)));
+    assert_eq!(r.score, WIN - 1);
+    // Even the noisiest level does not leave a forced win.
+    let easy = LevelConfig {
+        threads: 1,
+        ..Level::Easy.config()
+    };
+    for seed in 0..10 {
+        let r = run(&g, &Limits::depth(4), &LevelConfig { seed, ..easy });
+        assert_eq!(r.best_move, Some(Drop(0)));
+    }
+}
+
+#[test]
+fn sees_a_forced_loss_and_blocks() {
+    // Second must block column a; anything else loses at once.
+    let g = ConnectFour::from_moves("a b a b a").expect("legal");
+    let r = run(&g, &Limits::depth(5), &hard1());
+    assert_eq!(r.best_move, Some(Drop(0)));
+    let lost = r
+        .root_moves
+        .iter()
+        .filter(|m| m.mv != Drop(0))
+        .all(|m| m.score <= -(WIN - 2));
+    assert!(lost, "{:?}", r.root_moves);
+}
+
+#[test]
+fn reports_every_iteration_in_order() {
+    let mut infos: Vec<SearchInfo<Drop>> = Vec::new();
+    let stop = AtomicBool::new(false);
+    let r = Searcher::<ConnectFour>::new(4).search(
+        &midgame(),
+        &Limits::depth(7),
+        &hard1(),
+        &stop,
+        &mut |i| infos.push(i.clone()),
+    );
+    let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
+    assert_eq!(depths, (1..=7).collect::<Vec<_>>());
+    let last = infos.last().expect("reports");
+    assert_eq!(last.pv.first().copied(), r.best_move);
+    assert_eq!(last.score, r.score);
+    assert!(last.seldepth >= last.depth);
+    assert_eq!(last.root_moves.len(), legal_moves(&midgame()).len());
+    assert_eq!(last.root_moves[0].mv, r.best_move.expect("a move"));
+    assert!(infos.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+    // Notation round trip of the PV.
+    assert!(r.pv.iter().all(|&mv| !midgame().format_move(mv).is_empty()));
+}
+
+#[test]
+fn several_threads_return_a_legal_move() {
+    let config = LevelConfig {
+        threads: 3,
+        ..Level::Hard.config()
+    };
+    let pos = midgame();
+    let r = run(&pos, &Limits::depth(10), &config);
+    assert!(legal_moves(&pos).contains(&r.best_move.expect("a move")));
+    assert!((1..=10).contains(&r.depth), "{}", r.depth);
+    // Helpers searched too: more nodes than the main thread alone would need is
+    // typical but not guaranteed, so only check the total is counted at all.
+    assert!(r.nodes > 0);
+}
+
+#[test]
+fn table_persists_between_moves_until_new_game() {
+    let stop = AtomicBool::new(false);
+    let mut s = Searcher::<ConnectFour>::new(8);
+    let first = s.search(&midgame(), &Limits::depth(9), &hard1(), &stop, &mut |_| {});
+    let again = s.search(&midgame(), &Limits::depth(9), &hard1(), &stop, &mut |_| {});
+    assert!(
+        again.nodes < first.nodes,
+        "{} vs {}",
+        again.nodes,
+        first.nodes
+    );
+    s.new_game();
+    let fresh = s.search(&midgame(), &Limits::depth(9), &hard1(), &stop, &mut |_| {});
+    assert_eq!(fresh.nodes, first.nodes);
+}
+
+#[test]
+fn resign_only_when_allowed() {
+    // Second to move, First threatens two wins at once (a1 and e1): lost.
+    let g = ConnectFour::from_moves("b f c f d").expect("legal");
+    let easy = run(
+        &g,
+        &Limits::depth(4),
+        &LevelConfig {
+            threads: 1,
+            ..Level::Easy.config()
+        },
+    );
+    assert!(easy.score <= -(WIN - 10), "{}", easy.score);
+    assert!(easy.resign);
+    let mike = run(
+        &g,
+        &Limits::depth(4),
+        &LevelConfig {
+            threads: 1,
+            ..Level::Mike.config()
+        },
+    );
+    assert!(!mike.resign);
+    assert!(mike.best_move.is_some());
+}
