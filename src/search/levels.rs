@@ -89,7 +89,7 @@ impl Level {
             move_time: Duration::from_millis(1000),
             max_depth: MAX_DEPTH as u32,
             noise_margin: 0,
-            seed: 0x7E55_E4A,
+            seed: 0x7E55_E4A0,
             threads: 1,
             tt_mb: 64,
             may_resign: true,

@@ -283,7 +283,7 @@ impl TranspositionTable {
     pub fn hashfull(&self) -> usize {
         let generation = self.generation.load(Ordering::Relaxed);
         let sample = self.buckets.len().min(500);
-        let mut used = 0;
+        let mut used = 0usize;
         let mut total = 0;
         for bucket in &self.buckets[..sample] {
             for e in &bucket.entries {
@@ -294,7 +294,7 @@ impl TranspositionTable {
                 }
             }
         }
-        if total == 0 { 0 } else { used * 1000 / total }
+        (used * 1000).checked_div(total).unwrap_or(0)
     }
 
     #[cfg(test)]
