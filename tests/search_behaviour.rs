@@ -334,3 +334,51 @@ fn resign_only_when_allowed() {
     assert!(!mike.resign);
     assert!(mike.best_move.is_some());
 }
+
+#[test]
+fn finished_game_scores_its_result() {
+    // First won; Second is to move and has lost.
+    let g = ConnectFour::from_moves("a b a b a b a").expect("legal");
+    assert_eq!(run(&g, &Limits::depth(3), &hard1()).score, -WIN);
+}
+
+#[test]
+fn absurd_settings_do_not_panic() {
+    let pos = midgame();
+    let config = LevelConfig {
+        threads: usize::MAX,
+        tt_mb: 1,
+        max_depth: u32::MAX,
+        ..Level::Hard.config()
+    };
+    let limits = Limits {
+        depth: Some(u32::MAX),
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let r = run(
+        &pos,
+        &limits,
+        &LevelConfig {
+            threads: 2,
+            ..config
+        },
+    );
+    assert!(legal_moves(&pos).contains(&r.best_move.expect("a move")));
+    let clock = Limits::clock(std::time::Duration::MAX, std::time::Duration::MAX, Some(0));
+    let r = run(
+        &pos,
+        &Limits {
+            nodes: Some(5_000),
+            ..clock
+        },
+        &hard1(),
+    );
+    assert!(r.best_move.is_some());
+    let mut s = Searcher::<ConnectFour>::new(0);
+    s.apply_level(&LevelConfig {
+        tt_mb: 2,
+        ..hard1()
+    });
+    assert_eq!(s.tt().size_mb(), 2);
+}

@@ -8,6 +8,8 @@
 pub const MAX_PLY: usize = 128;
 /// Deepest nominal iteration.
 pub const MAX_DEPTH: i32 = 100;
+/// Most search threads accepted (more are clamped).
+pub const MAX_THREADS: usize = 1024;
 /// Nodes between checks of the stop flag, clock and node limit.
 pub const CHECK_EVERY: u64 = 1024;
 /// Size (per side) of the history table; packed moves are hashed into it.

@@ -6,11 +6,12 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::core::Status;
 use crate::search::alphabeta::{Shared, Worker};
-use crate::search::eval::{Evaluate, INFINITY};
+use crate::search::eval::{DRAW, Evaluate, INFINITY, WIN};
 use crate::search::info::{SearchInfo, SearchResult};
 use crate::search::levels::{LevelConfig, choose_root_move};
-use crate::search::params::{MAX_DEPTH, SearchParams};
+use crate::search::params::{MAX_DEPTH, MAX_THREADS, SearchParams};
 use crate::search::timeman::{Limits, TimeManager};
 use crate::search::tt::TranspositionTable;
 
@@ -39,17 +40,21 @@ pub(crate) fn search<G: Evaluate>(
         .depth
         .unwrap_or(config.max_depth)
         .clamp(1, MAX_DEPTH as u32);
-    let threads = config.threads.max(1);
+    let threads = config.threads.clamp(1, MAX_THREADS);
 
     let (completed, fallback, seldepth) = std::thread::scope(|scope| {
         for id in 1..threads {
             let params = *params;
             let eval = config.eval;
-            scope.spawn(move || {
+            // If the OS refuses a thread, search with the ones we have.
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut helper = Worker::new(shared, params, eval, root, false);
                 // Odd helpers run one ply ahead of the main thread.
                 helper.iterative_deepening(max_depth, 0, 1 + (id as u32 % 2), &mut |_, _| {});
             });
+            if spawned.is_err() {
+                break;
+            }
         }
         let mut main = Worker::new(shared, *params, config.eval, root, true);
         let completed =
@@ -82,10 +87,12 @@ pub(crate) fn search<G: Evaluate>(
         let (root_moves, eval) = fallback;
         return SearchResult {
             best_move: root_moves.first().map(|r| r.mv),
-            score: if root_moves.is_empty() {
-                -INFINITY
-            } else {
-                eval
+            score: match root.status() {
+                Status::Ongoing if root_moves.is_empty() => -INFINITY,
+                Status::Ongoing => eval,
+                Status::Draw => DRAW,
+                Status::Won(side) if side == root.side_to_move() => WIN,
+                Status::Won(_) => -WIN,
             },
             depth: 0,
             seldepth,

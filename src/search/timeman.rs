@@ -95,16 +95,23 @@ pub fn budget(limits: &Limits, default_move_time: Duration) -> Option<Budget> {
         return Some(Budget { soft: t, hard: t });
     }
     if let Some(c) = limits.clock {
-        let available = c.remaining.saturating_sub(overhead);
+        // Milliseconds in u128: any clock a protocol may send (even absurd ones)
+        // is computed without overflow or panic.
+        let available = c.remaining.saturating_sub(overhead).as_millis();
+        let increment = c.increment.as_millis();
         let mtg = c
             .moves_to_go
             .unwrap_or(MOVES_TO_GO_DEFAULT)
-            .clamp(1, MOVES_TO_GO_DEFAULT);
-        let cap = available * MAX_CLOCK_PERCENT as u32 / 100;
-        let nominal = (available / mtg + c.increment * 3 / 4).min(cap);
-        let soft = (nominal * SOFT_PERCENT as u32 / 100).max(floor);
-        let hard = (nominal * HARD_FACTOR as u32).min(cap).max(soft);
-        return Some(Budget { soft, hard });
+            .clamp(1, MOVES_TO_GO_DEFAULT) as u128;
+        let cap = available * MAX_CLOCK_PERCENT as u128 / 100;
+        let nominal = (available / mtg + increment * 3 / 4).min(cap);
+        let soft = nominal * SOFT_PERCENT as u128 / 100;
+        let hard = (nominal * HARD_FACTOR as u128).min(cap).max(soft);
+        let ms = |x: u128| Duration::from_millis(u64::try_from(x).unwrap_or(u64::MAX)).max(floor);
+        return Some(Budget {
+            soft: ms(soft),
+            hard: ms(hard),
+        });
     }
     if limits.depth.is_some() || limits.nodes.is_some() {
         return None;
@@ -191,5 +198,9 @@ mod tests {
         let l = Limits::clock(Duration::from_millis(5), Duration::ZERO, None);
         let b = budget(&l, LEVEL).expect("timed");
         assert!(b.soft > Duration::ZERO && b.soft <= b.hard);
+        // Absurd clocks neither overflow nor panic.
+        let l = Limits::clock(Duration::MAX, Duration::MAX, Some(0));
+        let b = budget(&l, LEVEL).expect("timed");
+        assert!(b.soft <= b.hard);
     }
 }

@@ -61,6 +61,8 @@ pub struct TtHit {
 /// Age outweighs depth by this factor when choosing a victim.
 const AGE_WEIGHT: i32 = 8;
 const ENTRIES_PER_BUCKET: usize = 2;
+/// Largest table accepted (1 TiB); larger requests are clamped.
+pub const MAX_MB: usize = 1 << 20;
 
 #[derive(Default)]
 struct Entry {
@@ -174,14 +176,22 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). If the memory
+    /// cannot be had, the size is halved until it can: a too-large request from
+    /// the user gives a smaller table, never an abort.
     pub fn new(mb: usize) -> Self {
-        let bytes = mb.saturating_mul(1024 * 1024);
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = (0..count).map(|_| Bucket::default()).collect();
-        TranspositionTable {
-            buckets,
-            generation: AtomicU8::new(0),
+        let bytes = mb.min(MAX_MB).saturating_mul(1024 * 1024);
+        let mut count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        loop {
+            let mut buckets: Vec<Bucket> = Vec::new();
+            if buckets.try_reserve_exact(count).is_ok() || count == 1 {
+                buckets.resize_with(count, Bucket::default);
+                return TranspositionTable {
+                    buckets: buckets.into_boxed_slice(),
+                    generation: AtomicU8::new(0),
+                };
+            }
+            count /= 2;
         }
     }
 
@@ -412,6 +422,15 @@ mod tests {
         assert!(tt.probe(k[0], 0).is_none());
         assert!(tt.probe(k[1], 0).is_some());
         assert!(tt.probe(k[3], 0).is_some());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(TranspositionTable::new(2).size_mb(), 2);
+        assert_eq!(TranspositionTable::new(0).bucket_count(), 1);
+        let mut tt = TranspositionTable::new(1);
+        tt.resize(3);
+        assert_eq!(tt.size_mb(), 3);
     }
 
     #[test]
