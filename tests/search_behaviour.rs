@@ -382,3 +382,29 @@ fn absurd_settings_do_not_panic() {
     });
     assert_eq!(s.tt().size_mb(), 2);
 }
+
+#[test]
+fn timed_searches_return_legal_moves() {
+    let pos = midgame();
+    let moves = legal_moves(&pos);
+    let limits = [
+        Limits::movetime(std::time::Duration::from_millis(40)),
+        Limits::clock(
+            std::time::Duration::from_millis(600),
+            std::time::Duration::ZERO,
+            None,
+        ),
+        Limits::default(), // the level's own time per move
+    ];
+    for limits in limits {
+        let r = run(
+            &pos,
+            &limits,
+            &LevelConfig {
+                threads: 1,
+                ..Level::Easy.config()
+            },
+        );
+        assert!(moves.contains(&r.best_move.expect("a move")), "{limits:?}");
+    }
+}

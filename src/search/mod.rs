@@ -11,9 +11,10 @@
 //! `params` (tuning constants), `tt` (transposition table), `ordering` (move
 //! picker, killers, history), `alphabeta` (the search), `timeman` (limits and
 //! deadlines), `threads` (Lazy SMP), `levels` (playing levels), `info`
-//! (reports), `testgame` (a Connect-Four for tests and benches).
+//! (reports), `bench` (the node-count signature), `testgame` (a Connect-Four for tests and benches).
 
 mod alphabeta;
+pub mod bench;
 pub mod eval;
 pub mod info;
 pub mod levels;

@@ -106,6 +106,14 @@ impl ConnectFour {
         Some(g)
     }
 
+    /// The positions of the bench signature.
+    pub fn bench_positions() -> Vec<ConnectFour> {
+        ["", "c d c d b", "c c d e b d d a"]
+            .iter()
+            .filter_map(|moves| ConnectFour::from_moves(moves))
+            .collect()
+    }
+
     fn occupied(&self) -> u64 {
         self.stones[0] | self.stones[1]
     }
