@@ -23,14 +23,61 @@ struct Stats {
     games_finished: u64,
 }
 
-/// A move of the reference list, biased: claims most of the time, mirror
-/// placements often, placements in line with own stones (which build rectangles)
-/// often, else uniform.
-fn pick(rng: &mut Xoshiro256PlusPlus, rb: &RefBoard, moves: &[RefMove]) -> RefMove {
+/// Each player's building plan: an inner rectangle to claim, then an outer one
+/// around it (whose claim the rules must refuse, as it holds claimed tiles).
+type Frame = [(usize, usize, usize, usize); 2];
+
+fn new_frame(rng: &mut Xoshiro256PlusPlus, n: usize) -> Frame {
+    let ox1 = rng.random_range(0..n - 3);
+    let ox2 = rng.random_range(ox1 + 3..n);
+    let oy1 = rng.random_range(0..n - 3);
+    let oy2 = rng.random_range(oy1 + 3..n);
+    let ix1 = rng.random_range(ox1 + 1..ox2 - 1);
+    let ix2 = rng.random_range(ix1 + 1..ox2);
+    let iy1 = rng.random_range(oy1 + 1..oy2 - 1);
+    let iy2 = rng.random_range(iy1 + 1..oy2);
+    [(ix1, iy1, ix2, iy2), (ox1, oy1, ox2, oy2)]
+}
+
+fn corners((x1, y1, x2, y2): (usize, usize, usize, usize)) -> [(usize, usize); 4] {
+    [(x1, y1), (x2, y1), (x1, y2), (x2, y2)]
+}
+
+/// A move of the reference list, biased: claims most of the time, placements on
+/// the mover's frame corners often, mirror placements often, placements in line
+/// with own stones (which build rectangles) often, else uniform.
+fn pick(
+    rng: &mut Xoshiro256PlusPlus,
+    rb: &RefBoard,
+    moves: &[RefMove],
+    frames: &mut [Frame; 2],
+) -> RefMove {
     let choose = |rng: &mut Xoshiro256PlusPlus, v: &[RefMove]| v[rng.random_range(0..v.len())];
     let claims: Vec<RefMove> = moves.iter().copied().filter(|m| m.rect.is_some()).collect();
     if !claims.is_empty() && rng.random_bool(0.7) {
         return choose(rng, &claims);
+    }
+    let p = rb.to_move();
+    let frame = &mut frames[p as usize];
+    let blocked = frame
+        .iter()
+        .flat_map(|&r| corners(r))
+        .any(|(x, y)| rb.stone[x][y] == 1 - p);
+    let done = corners(frame[1]).iter().all(|&(x, y)| rb.stone[x][y] == p);
+    if blocked || done || rng.random_bool(0.02) {
+        *frame = new_frame(rng, rb.n);
+    }
+    if rng.random_bool(0.5) {
+        for r in *frame {
+            let on_frame: Vec<RefMove> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.rect.is_none() && corners(r).contains(&(m.x, m.y)))
+                .collect();
+            if !on_frame.is_empty() {
+                return choose(rng, &on_frame);
+            }
+        }
     }
     let mirrors: Vec<RefMove> = moves
         .iter()
@@ -40,7 +87,6 @@ fn pick(rng: &mut Xoshiro256PlusPlus, rb: &RefBoard, moves: &[RefMove]) -> RefMo
     if !mirrors.is_empty() && rng.random_bool(0.3) {
         return choose(rng, &mirrors);
     }
-    let p = rb.to_move();
     let aligned: Vec<RefMove> = moves
         .iter()
         .copied()
@@ -64,7 +110,11 @@ fn types_bits(t: [bool; 3]) -> u8 {
 fn compare(fast: &Board, rb: &RefBoard, with_perft2: bool, stats: &mut Stats) -> Vec<RefMove> {
     let ref_moves = rb.moves();
     let ref_set: HashSet<String> = ref_moves.iter().map(RefMove::text).collect();
-    assert_eq!(ref_set.len(), ref_moves.len(), "reference listed a move twice");
+    assert_eq!(
+        ref_set.len(),
+        ref_moves.len(),
+        "reference listed a move twice"
+    );
 
     let mut list = Vec::new();
     fast.generate_moves(&mut list);
@@ -97,9 +147,12 @@ fn compare(fast: &Board, rb: &RefBoard, with_perft2: bool, stats: &mut Stats) ->
     assert_eq!(fast.status(), expected_status);
     assert_eq!(fast.tile_counts(), [rb.tiles_of(0), rb.tiles_of(1)]);
     assert_eq!(fast.ply(), rb.placed.len());
-    for (i, side) in [(rb.placed.len().wrapping_sub(1)), rb.placed.len().wrapping_sub(2)]
-        .into_iter()
-        .zip([fast.side_to_move().opp(), fast.side_to_move()])
+    for (i, side) in [
+        (rb.placed.len().wrapping_sub(1)),
+        rb.placed.len().wrapping_sub(2),
+    ]
+    .into_iter()
+    .zip([fast.side_to_move().opp(), fast.side_to_move()])
     {
         if i < rb.placed.len() {
             let (v, t) = fast.last_placement(side).expect("a placement was made");
@@ -112,7 +165,12 @@ fn compare(fast: &Board, rb: &RefBoard, with_perft2: bool, stats: &mut Stats) ->
 
     if with_perft2 {
         let mut work = fast.clone();
-        assert_eq!(perft(&mut work, 2), rb.perft(2), "perft(2)\n{}", fast.showboard());
+        assert_eq!(
+            perft(&mut work, 2),
+            rb.perft(2),
+            "perft(2)\n{}",
+            fast.showboard()
+        );
         stats.perft2 += 1;
     }
     stats.positions += 1;
@@ -125,6 +183,7 @@ fn play_games(size: usize, games: u64, perft2_every: usize, seed: u64) -> Stats 
     for _ in 0..games {
         let mut fast = Board::new(size).expect("valid size");
         let mut rb = RefBoard::new(size);
+        let mut frames = [new_frame(&mut rng, size), new_frame(&mut rng, size)];
         loop {
             let ply = rb.placed.len();
             let moves = compare(&fast, &rb, ply % perft2_every == 0, &mut stats);
@@ -133,7 +192,7 @@ fn play_games(size: usize, games: u64, perft2_every: usize, seed: u64) -> Stats 
                 stats.games_finished += 1;
                 break;
             }
-            let m = pick(&mut rng, &rb, &moves);
+            let m = pick(&mut rng, &rb, &moves, &mut frames);
             if m.rect.is_some() {
                 stats.claims += 1;
             }

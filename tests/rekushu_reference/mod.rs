@@ -36,7 +36,12 @@ impl RefMove {
         match self.rect {
             None => vtext(self.x, self.y),
             Some((x1, y1, x2, y2)) => {
-                format!("{}:{}-{}", vtext(self.x, self.y), vtext(x1, y1), vtext(x2, y2))
+                format!(
+                    "{}:{}-{}",
+                    vtext(self.x, self.y),
+                    vtext(x1, y1),
+                    vtext(x2, y2)
+                )
             }
         }
     }
@@ -184,7 +189,11 @@ impl RefBoard {
             let mut b = self.clone();
             b.stone[x][y] = p;
             for r in b.claims(p) {
-                out.push(RefMove { x, y, rect: Some(r) });
+                out.push(RefMove {
+                    x,
+                    y,
+                    rect: Some(r),
+                });
             }
         }
         out
