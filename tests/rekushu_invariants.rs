@@ -10,7 +10,11 @@ use tessera::games::rekushu::{Board, Move};
 
 /// Claims with probability 0.6, else a uniform move.
 fn pick(rng: &mut Xoshiro256PlusPlus, moves: &[Move]) -> Move {
-    let claims: Vec<Move> = moves.iter().copied().filter(|m| m.claim().is_some()).collect();
+    let claims: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.claim().is_some())
+        .collect();
     if !claims.is_empty() && rng.random_bool(0.6) {
         claims[rng.random_range(0..claims.len())]
     } else {
@@ -75,7 +79,9 @@ fn make_unmake_hash_and_end() {
             assert_eq!(b, Board::new(size).unwrap());
         }
     }
-    eprintln!("positions {positions}, moves made/unmade {checked_moves}, claims {claims}, decided {decided}");
+    eprintln!(
+        "positions {positions}, moves made/unmade {checked_moves}, claims {claims}, decided {decided}"
+    );
     assert!(positions > 5000);
     assert!(claims > 200);
     assert!(decided > 10);

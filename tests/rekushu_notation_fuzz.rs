@@ -16,7 +16,11 @@ fn midgame() -> Board {
     for _ in 0..200 {
         moves.clear();
         b.generate_moves(&mut moves);
-        let claims: Vec<_> = moves.iter().copied().filter(|m| m.claim().is_some()).collect();
+        let claims: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.claim().is_some())
+            .collect();
         if moves.is_empty() || (b.ply() >= 30 && !claims.is_empty()) {
             break;
         }
@@ -58,7 +62,11 @@ fn every_listed_move_and_some_near_misses() {
     let b = midgame();
     let mut moves = Vec::new();
     b.generate_moves(&mut moves);
-    assert!(moves.iter().any(|m| m.claim().is_some()), "{}", b.showboard());
+    assert!(
+        moves.iter().any(|m| m.claim().is_some()),
+        "{}",
+        b.showboard()
+    );
     assert!(b.tile_counts().iter().sum::<u32>() > 0, "{}", b.showboard());
     for &m in &moves {
         let t = b.format_move(m);
