@@ -23,7 +23,11 @@ fn crowded() -> Board {
         moves.clear();
         b.generate_moves(&mut moves);
         assert!(!moves.is_empty());
-        let claims: Vec<_> = moves.iter().copied().filter(|m| m.claim().is_some()).collect();
+        let claims: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.claim().is_some())
+            .collect();
         let m = if !claims.is_empty() && rng.random_bool(0.8) {
             claims[rng.random_range(0..claims.len())]
         } else {

@@ -25,7 +25,13 @@ impl Board {
         }; 676];
         let k = self.claimable_rects(side, &mut old);
         let old = &old[..k];
+        let corner_cols = self.own_columns();
         for (y, &line) in rows.iter().enumerate().take(self.n) {
+            let corners = if self.stones[side.index()].rows[y] != 0 {
+                line & corner_cols
+            } else {
+                0
+            };
             for x in bits(line) {
                 moves.push(Move::place(x, y));
                 for &r in old {
@@ -33,7 +39,9 @@ impl Board {
                         moves.push(Move::with_claim(x, y, r));
                     }
                 }
-                self.new_rects_at(side, x, y, |r| moves.push(Move::with_claim(x, y, r)));
+                if corners >> x & 1 != 0 {
+                    self.new_rects_at(side, x, y, |r| moves.push(Move::with_claim(x, y, r)));
+                }
             }
         }
     }
@@ -60,11 +68,25 @@ impl Board {
                 total -= (line & mask).count_ones() as u64;
             }
         }
+        let corner_cols = self.own_columns();
         for (y, &line) in rows.iter().enumerate().take(self.n) {
-            for x in bits(line) {
+            if self.stones[side.index()].rows[y] == 0 {
+                continue;
+            }
+            for x in bits(line & corner_cols) {
                 self.new_rects_at(side, x, y, |_| total += 1);
             }
         }
         total
+    }
+
+    /// Columns holding a stone of the side to move. A new stone can only be the
+    /// corner of a claim if its row and its column both hold another own stone.
+    #[inline]
+    fn own_columns(&self) -> u32 {
+        self.stones[self.side.index()]
+            .rows
+            .iter()
+            .fold(0, |acc, &r| acc | r)
     }
 }
