@@ -103,7 +103,11 @@ fn pick(
 }
 
 fn types_bits(t: [bool; 3]) -> u8 {
-    (t[0] as u8) * mirror::H | (t[1] as u8) * mirror::V | (t[2] as u8) * mirror::R
+    [mirror::H, mirror::V, mirror::R]
+        .into_iter()
+        .zip(t)
+        .filter(|&(_, on)| on)
+        .fold(0, |acc, (bit, _)| acc | bit)
 }
 
 /// Compares one position; returns the reference move list.
@@ -186,7 +190,7 @@ fn play_games(size: usize, games: u64, perft2_every: usize, seed: u64) -> Stats 
         let mut frames = [new_frame(&mut rng, size), new_frame(&mut rng, size)];
         loop {
             let ply = rb.placed.len();
-            let moves = compare(&fast, &rb, ply % perft2_every == 0, &mut stats);
+            let moves = compare(&fast, &rb, ply.is_multiple_of(perft2_every), &mut stats);
             if moves.is_empty() {
                 assert_ne!(fast.status(), Status::Ongoing);
                 stats.games_finished += 1;
