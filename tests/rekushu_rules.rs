@@ -311,6 +311,18 @@ fn notation_forms() {
             other => panic!("{bad:?}: {other:?}"),
         }
     }
+    assert_eq!(
+        b.parse_move("z99"),
+        Err(MoveError::Syntax(
+            "could not parse move 'z99': Z99 is off the 20x20 board".into()
+        ))
+    );
+    assert_eq!(
+        b.parse_move("A1:A1-U3"),
+        Err(MoveError::Syntax(
+            "could not parse move 'A1:A1-U3': U3 is off the 20x20 board".into()
+        ))
+    );
     let big = Board::new(26).unwrap();
     assert_eq!(big.parse_move("z26"), Ok(Move::place(25, 25)));
     assert_eq!(big.format_move(Move::place(25, 25)), "Z26");

@@ -24,31 +24,52 @@ pub fn rect_text(r: Rect) -> String {
     )
 }
 
+/// Why a vertex did not parse.
+enum VertexError {
+    Malformed,
+    OffBoard,
+}
+
 /// Parses one vertex (already upper case) on an n×n board.
-fn parse_vertex(s: &str, n: usize) -> Option<(usize, usize)> {
+fn parse_vertex(s: &str, n: usize) -> Result<(usize, usize), VertexError> {
     let b = s.as_bytes();
-    let (&c, digits) = b.split_first()?;
+    let Some((&c, digits)) = b.split_first() else {
+        return Err(VertexError::Malformed);
+    };
     if !c.is_ascii_uppercase() || digits.is_empty() || digits.len() > 2 {
-        return None;
+        return Err(VertexError::Malformed);
     }
     if !digits.iter().all(u8::is_ascii_digit) || digits[0] == b'0' {
-        return None;
+        return Err(VertexError::Malformed);
     }
     let row = digits
         .iter()
         .fold(0usize, |a, d| a * 10 + (d - b'0') as usize);
     let x = (c - b'A') as usize;
-    (x < n && row <= n).then_some((x, row - 1))
+    if x < n && row <= n {
+        Ok((x, row - 1))
+    } else {
+        Err(VertexError::OffBoard)
+    }
 }
 
 impl Notation for Board {
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
+        let n = self.n;
         let syntax = || {
             MoveError::Syntax(format!(
-                "could not parse move '{t}' (expected e.g. K10 or K10:C3-K10 on the {n}x{n} board)",
-                n = self.n
+                "could not parse move '{t}' (expected e.g. K10 or K10:C3-K10)"
             ))
+        };
+        // Off-board vertices get their own reason; `part` is ASCII upper case.
+        let vertex = |part: &str| {
+            parse_vertex(part, n).map_err(|e| match e {
+                VertexError::Malformed => syntax(),
+                VertexError::OffBoard => MoveError::Syntax(format!(
+                    "could not parse move '{t}': {part} is off the {n}x{n} board"
+                )),
+            })
         };
         if !t.is_ascii() {
             return Err(syntax());
@@ -58,13 +79,13 @@ impl Notation for Board {
             Some((p, c)) => (p, Some(c)),
             None => (up.as_str(), None),
         };
-        let (x, y) = parse_vertex(place, self.n).ok_or_else(syntax)?;
+        let (x, y) = vertex(place)?;
         let corners = match claim {
             None => None,
             Some(c) => {
                 let (a, b) = c.split_once('-').ok_or_else(syntax)?;
-                let a = parse_vertex(a, self.n).ok_or_else(syntax)?;
-                let b = parse_vertex(b, self.n).ok_or_else(syntax)?;
+                let a = vertex(a)?;
+                let b = vertex(b)?;
                 Some((a, b))
             }
         };
