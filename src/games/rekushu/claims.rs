@@ -84,15 +84,22 @@ impl Board {
     /// for each (at most four).
     #[inline]
     pub(crate) fn new_rects_at(&self, side: Side, x: usize, y: usize, mut f: impl FnMut(Rect)) {
+        let own = &self.stones[side.index()];
         let row = self.occ.rows[y];
         let col = self.occ_cols.rows[x];
-        let right = next_above(row, x);
-        let left = next_below(row, x);
-        let up = next_above(col, y);
-        let down = next_below(col, y);
+        // The neighbours along v's row and column are the adjacent corners; keep
+        // only those of the mover's colour before checking whole rectangles.
+        let right = next_above(row, x).filter(|&ax| own.get(ax, y));
+        let left = next_below(row, x).filter(|&ax| own.get(ax, y));
+        if right.is_none() && left.is_none() {
+            return;
+        }
+        let up = next_above(col, y).filter(|&ay| own.get(x, ay));
+        let down = next_below(col, y).filter(|&ay| own.get(x, ay));
         let extra = Some((x, y));
         let mut try_rect = |ax: Option<usize>, ay: Option<usize>| {
             if let (Some(ax), Some(ay)) = (ax, ay)
+                && own.get(ax, ay)
                 && let Some(r) = Rect::from_corners(x, y, ax, ay)
                 && self.claimable_with(side, r, extra)
             {
