@@ -13,13 +13,14 @@ use tessera::core::Game;
 use tessera::core::perft::perft;
 use tessera::games::rekushu::Board;
 
-/// A 20×20 position after 150 plies of a fixed-seed random game that claims
-/// whenever it can with probability 0.8.
-fn crowded() -> Board {
+/// A 20×20 position from a fixed-seed random game that claims with probability
+/// 0.8 when it can: the first position from ply 150 on where at least
+/// `min_claims` claim moves are listed.
+fn crowded(min_claims: usize) -> Board {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
     let mut b = Board::new(20).expect("valid size");
     let mut moves = Vec::new();
-    while b.ply() < 150 {
+    loop {
         moves.clear();
         b.generate_moves(&mut moves);
         assert!(!moves.is_empty());
@@ -28,6 +29,9 @@ fn crowded() -> Board {
             .copied()
             .filter(|m| m.claim().is_some())
             .collect();
+        if b.ply() >= 150 && claims.len() >= min_claims {
+            break;
+        }
         let m = if !claims.is_empty() && rng.random_bool(0.8) {
             claims[rng.random_range(0..claims.len())]
         } else {
@@ -38,34 +42,38 @@ fn crowded() -> Board {
     b
 }
 
-fn bench(c: &mut Criterion) {
-    let b = crowded();
+fn bench_position(c: &mut Criterion, label: &str, b: &Board) {
     let mut moves = Vec::with_capacity(4096);
     b.generate_moves(&mut moves);
     let n = moves.len();
     let claims = moves.iter().filter(|m| m.claim().is_some()).count();
     eprintln!(
-        "crowded 20x20: {n} moves ({claims} with a claim), tiles {:?}\n{}",
+        "{label}: ply {}, {n} moves ({claims} with a claim), tiles {:?}\n{}",
+        b.ply(),
         b.tile_counts(),
         b.showboard()
     );
     assert_eq!(b.count_moves(), n as u64);
-
-    c.bench_function("rekushu generate_moves crowded 20x20", |bch| {
+    c.bench_function(&format!("rekushu generate_moves {label}"), |bch| {
         bch.iter(|| {
             moves.clear();
-            black_box(&b).generate_moves(&mut moves);
+            black_box(b).generate_moves(&mut moves);
             assert_eq!(moves.len(), n);
         })
     });
-    c.bench_function("rekushu count_moves crowded 20x20", |bch| {
-        bch.iter(|| assert_eq!(black_box(&b).count_moves(), n as u64))
+    c.bench_function(&format!("rekushu count_moves {label}"), |bch| {
+        bch.iter(|| assert_eq!(black_box(b).count_moves(), n as u64))
     });
-    c.bench_function("rekushu perft(2) crowded 20x20", |bch| {
-        let mut w = b.clone();
-        let expected = perft(&mut w, 2);
+    let mut w = b.clone();
+    let expected = perft(&mut w, 2);
+    c.bench_function(&format!("rekushu perft(2) {label}"), |bch| {
         bch.iter(|| assert_eq!(perft(black_box(&mut w), 2), expected))
     });
+}
+
+fn bench(c: &mut Criterion) {
+    bench_position(c, "mid-game 20x20", &crowded(0));
+    bench_position(c, "claims 20x20", &crowded(50));
 
     let mut empty = Board::new(20).expect("valid size");
     c.bench_function("rekushu perft(2) empty 20x20", |bch| {
