@@ -2,6 +2,7 @@
 //! searcher is generic over, and the deterministic generator behind Zobrist keys
 //! and seeded deals. Nothing here knows any game's rules.
 
+pub mod eval;
 pub mod game;
 pub mod perft;
 pub mod rng;

@@ -1,0 +1,90 @@
+//! What a game supplies to the searcher beyond its rules: a static evaluation,
+//! move-ordering knowledge, which moves are "noisy", and a compact move code for
+//! the transposition table.
+//!
+//! It sits beside [`Game`] rather than inside it so that the rules stay free of
+//! search concerns (perft and the protocol need only `Game`), and in `core`
+//! rather than `search` so that each game implements it without importing the
+//! searcher.
+//!
+//! Scores are `i32` in centi-units of the game's own score (tiles or squares
+//! ×100), always from the side to move's point of view. Decided games are scored
+//! by the searcher from [`Game::status`] as `±(WIN - plies from the root)`, so a
+//! game never returns a value near [`WIN`] from `evaluate`.
+
+use crate::core::Game;
+
+/// The score of a won position at the root; a win found `n` plies deeper scores
+/// `WIN - n`, so shorter wins are preferred and longer losses are preferred.
+pub const WIN: i32 = 1_000_000;
+/// Anything at or above this (in absolute value) is a forced result, not an
+/// evaluation. Evaluations must stay well inside `±WIN_BOUND`.
+pub const WIN_BOUND: i32 = WIN - 10_000;
+/// Larger than any score; the initial search window.
+pub const INFINITY: i32 = WIN + 1;
+/// The score of a drawn game.
+pub const DRAW: i32 = 0;
+
+/// Level-dependent switches the evaluation may read. The searcher only carries
+/// them through; their meaning belongs to each game's evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// REBUS: enumerate chains exactly rather than estimate them.
+    pub exact_chains: bool,
+    /// REBUS: bonus (centi-units) for locking moves; 0 = neutral.
+    pub lock_bonus: i32,
+}
+
+impl Default for EvalParams {
+    fn default() -> Self {
+        EvalParams {
+            exact_chains: true,
+            lock_bonus: 0,
+        }
+    }
+}
+
+/// The evaluation contract. Only `evaluate` and `move_to_u32` are required.
+pub trait Evaluate: Game {
+    /// Static value of an `Ongoing` position for the side to move, in centi-units.
+    /// Must lie strictly inside `±WIN_BOUND`.
+    fn evaluate(&self, params: &EvalParams) -> i32;
+
+    /// Ordering bonus from game knowledge (claims, long chains, Star captures,
+    /// locks...): larger is tried earlier. Only the order matters, but keep it
+    /// within `±1_000_000` so it cannot overflow the picker's arithmetic.
+    fn move_hint(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// Moves that change the evaluation sharply (captures, claims, immediate
+    /// wins or blocks). Quiescence search plays only these, and they are ordered
+    /// before quiet moves. Default: none, which makes quiescence a plain `evaluate`.
+    fn is_noisy(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// A compact code of `mv` for the transposition table. It need not be
+    /// injective across positions: the searcher accepts a stored code only if it
+    /// equals the code of a move generated in the current position, so a stale or
+    /// colliding entry can never make it play an illegal move. It should be
+    /// injective among the legal moves of one position.
+    fn move_to_u32(&self, mv: Self::Move) -> u32;
+}
+
+/// True if `score` is a forced win or loss rather than an evaluation.
+#[inline]
+pub const fn is_decisive(score: i32) -> bool {
+    score >= WIN_BOUND || score <= -WIN_BOUND
+}
+
+/// Plies until the end for a decisive score (positive: we win), else `None`.
+pub const fn plies_to_end(score: i32) -> Option<i32> {
+    if score >= WIN_BOUND {
+        Some(WIN - score)
+    } else if score <= -WIN_BOUND {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
