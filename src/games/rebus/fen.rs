@@ -91,6 +91,9 @@ impl Position {
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = 8 - i as u8;
             let tokens = split_rank(rank_text);
+            if let Some(t) = tokens.iter().find(|t| t.contains('(') && !t.ends_with(')')) {
+                return err(format!("rank {}: unclosed '(' in '{t}'", rank + 1));
+            }
             if tokens.len() != 9 {
                 return err(format!("rank {} has {} squares", rank + 1, tokens.len()));
             }
