@@ -10,6 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub type Sq = (usize, usize); // (file, rank), 0-based
 
+/// Every token written, with its move key (attacker symbol, sorted set).
+pub type Tokens = Option<Vec<(String, (char, Vec<Sq>))>>;
+
 #[derive(Clone, Debug)]
 pub struct RefPos {
     /// [file][rank] -> (owner letter, symbol letter)
@@ -192,7 +195,7 @@ impl RefPos {
     pub fn capture_sets_with_tokens(
         &self,
         budget: usize,
-        all: &mut Option<Vec<(String, (char, Vec<Sq>))>>,
+        all: &mut Tokens,
     ) -> Option<BTreeMap<(char, Vec<Sq>), String>> {
         let me = self.side;
         let stars = self.stars(me);
@@ -246,7 +249,7 @@ impl RefPos {
         out: &mut BTreeMap<(char, Vec<Sq>), String>,
         work: &mut usize,
         budget: usize,
-        all: &mut Option<Vec<(String, (char, Vec<Sq>))>>,
+        all: &mut Tokens,
     ) {
         *work += 1;
         if *work > budget {

@@ -146,6 +146,14 @@ impl Position {
         }
     }
 
+    /// Appends one move per distinct capture set, without nominations (each
+    /// stands for itself and its nomination variants). For move ordering and for
+    /// measuring what nominations cost; [`crate::core::Game::generate_moves`]
+    /// lists every legal move.
+    pub fn generate_capture_sets(&self, out: &mut Vec<Move>) {
+        self.for_each_capture(|symbol, squares| out.push(Move::Capture { symbol, squares, nominee: None }));
+    }
+
     pub(crate) fn gen_moves(&self, out: &mut Vec<Move>) {
         let nominable = self.nominable();
         let mut any = false;
