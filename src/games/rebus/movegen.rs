@@ -7,9 +7,9 @@
 
 use super::Move;
 use super::chains::{count_chain_sets, for_each_chain_set};
-use super::locks::{block_mask, break_threshold, covered_edges, fits};
+use super::locks::{block_mask, break_threshold, covered_edges};
 use super::position::Position;
-use super::square::{ALL, SquareSet, Squares, reach};
+use super::square::{ALL, FILE_H, FILE_I, SquareSet, Squares, reach};
 use super::tile::{NUM_PLAYER_SYMBOLS, NUM_SYMBOLS, STAR, Symbol};
 use crate::core::Side;
 
@@ -121,26 +121,24 @@ impl Position {
     }
 
     /// Calls `f(origin, size)` for every legal lock of the side to move.
-    pub(crate) fn for_each_lock(&self, mut f: impl FnMut(u8, u8)) {
+    pub(crate) fn for_each_lock(&self, mut emit: impl FnMut(u8, u8)) {
         let me = self.side.index();
         let free = self.own[me] & !self.locked;
         if free.count_ones() < 4 {
             return;
         }
         let other = self.own[1 - me];
-        for size in [2u8, 3] {
-            for origin in 0..81u8 {
-                if !fits(origin, size) {
-                    continue;
-                }
+        // Origins whose whole block is free, by shifting the free set onto them.
+        let f = free;
+        let o2 = f & (f >> 1) & (f >> 9) & (f >> 10) & !FILE_I;
+        let o3 = o2 & (f >> 2) & (f >> 11) & (f >> 18) & (f >> 19) & (f >> 20) & !FILE_H;
+        for (size, origins) in [(2u8, o2), (3u8, o3)] {
+            for origin in Squares(origins) {
                 let m = block_mask(origin, size);
-                if m & !free != 0 {
-                    continue;
-                }
                 let first = self.visible[origin as usize].symbol;
                 let uniform = m & !self.sym[first as usize] == 0;
                 if covered_edges(origin, size, other) < break_threshold(uniform) {
-                    f(origin, size);
+                    emit(origin, size);
                 }
             }
         }

@@ -23,6 +23,7 @@ const fn file_mask(file: u32) -> SquareSet {
 }
 
 pub const FILE_A: SquareSet = file_mask(0);
+pub const FILE_H: SquareSet = file_mask(7);
 pub const FILE_I: SquareSet = file_mask(8);
 
 #[inline]
