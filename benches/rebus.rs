@@ -29,7 +29,9 @@ fn benches(c: &mut Criterion) {
                 buf.len()
             })
         });
-        c.bench_function(&format!("rebus count_moves {name}"), |b| b.iter(|| black_box(p).count_moves()));
+        c.bench_function(&format!("rebus count_moves {name}"), |b| {
+            b.iter(|| black_box(p).count_moves())
+        });
     }
     let mut p = standard.clone();
     c.bench_function("rebus perft 1 standard", |b| {

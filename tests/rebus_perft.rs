@@ -56,3 +56,12 @@ fn generate_perft_data() {
         }
     }
 }
+
+#[test]
+#[ignore]
+fn generate_standard_perft3() {
+    let s = Position::standard().position_string();
+    let r = rebus_reference::RefPos::parse(&s);
+    let c = r.perft(3, 1_000_000).expect("within budget");
+    println!("3 {c} {s}");
+}

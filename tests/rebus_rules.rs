@@ -21,7 +21,11 @@ fn board_with(default: impl Fn(usize, usize) -> &'static str, tiles: &[(&str, &s
 }
 
 fn checker(f: usize, r: usize) -> &'static str {
-    if (f + r).is_multiple_of(2) { "gH" } else { "gF" }
+    if (f + r).is_multiple_of(2) {
+        "gH"
+    } else {
+        "gF"
+    }
 }
 
 fn pos(tiles: &[(&str, &str)], side: &str, locks: &str, prot: &str) -> Position {
@@ -435,7 +439,11 @@ fn pass_only_without_a_capture() {
 
 fn blue_top(f: usize, r: usize) -> &'static str {
     if r >= 4 {
-        if (f + r).is_multiple_of(2) { "bW" } else { "bO" }
+        if (f + r).is_multiple_of(2) {
+            "bW"
+        } else {
+            "bO"
+        }
     } else {
         checker(f, r)
     }
@@ -466,7 +474,11 @@ fn yield_only_when_the_opponent_controls_41() {
 
 fn red_fifty(f: usize, r: usize) -> &'static str {
     if r < 5 || (r == 5 && f < 5) {
-        if (f + r).is_multiple_of(2) { "rW" } else { "rO" }
+        if (f + r).is_multiple_of(2) {
+            "rW"
+        } else {
+            "rO"
+        }
     } else {
         checker(f, r)
     }

@@ -149,7 +149,13 @@ impl Position {
     /// measuring what nominations cost; [`crate::core::Game::generate_moves`]
     /// lists every legal move.
     pub fn generate_capture_sets(&self, out: &mut Vec<Move>) {
-        self.for_each_capture(|symbol, squares| out.push(Move::Capture { symbol, squares, nominee: None }));
+        self.for_each_capture(|symbol, squares| {
+            out.push(Move::Capture {
+                symbol,
+                squares,
+                nominee: None,
+            })
+        });
     }
 
     pub(crate) fn gen_moves(&self, out: &mut Vec<Move>) {
