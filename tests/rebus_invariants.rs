@@ -8,7 +8,7 @@ mod rebus_games;
 
 use rand::RngExt;
 use tessera::core::{Game, Side, Status};
-use tessera::games::rebus::{Move, Position};
+use tessera::games::rebus::{Move, MoveKind, Position};
 
 #[test]
 fn invariants_hold_over_random_games() {
@@ -67,11 +67,11 @@ fn invariants_hold_over_random_games() {
                 p.make_move(mv);
                 assert_eq!(p.hash(), p.compute_hash(), "after {mv:?}");
                 if Some(mv) == chosen {
-                    let grew = usize::from(matches!(mv, Move::Lock { .. }));
+                    let grew = usize::from(matches!(mv.kind(), MoveKind::Lock { .. }));
                     if p.locks().len() < locks_before + grew {
                         breaks += 1;
                     }
-                    if let Move::Capture { squares, .. } = mv {
+                    if let MoveKind::Capture { squares, .. } = mv.kind() {
                         if squares.count_ones() >= 4 {
                             long_chains += 1;
                         }
@@ -99,10 +99,10 @@ fn yield_is_made_and_unmade() {
     let s = "bWbObWbObWbObWbObW/bObWbObWbObWbObWbO/bWbObWbObWbObWbObW/bObWbObWbObWbObWbO/bWbObWbObWbObWbObW/gFgHgFgHgFgHgFgHgF/gHgFgHgFgHgFgHgFgH/gFgHgFgHgFgHgFgHgF/rTgFgHgFgHgFgHgFgH red - -";
     let mut p = Position::from_position_string(s).expect("valid");
     let before = p.clone();
-    p.make_move(Move::Yield);
+    p.make_move(Move::YIELD);
     assert_eq!(p.status(), Status::Won(Side::Second));
     assert_eq!(p.hash(), p.compute_hash());
     assert_ne!(p.hash(), before.hash());
-    p.unmake_move(Move::Yield);
+    p.unmake_move(Move::YIELD);
     assert_eq!(p, before);
 }

@@ -457,7 +457,7 @@ fn yield_only_when_the_opponent_controls_41() {
     assert!(legal(&p, "yield"));
     let mut v = Vec::new();
     p.generate_moves(&mut v);
-    assert!(!v.contains(&Move::Yield));
+    assert!(!v.contains(&Move::YIELD));
     play(&mut p, "Yield");
     assert_eq!(p.status(), Status::Won(Side::Second));
     let s = format!("{} blue - -", board_with(blue_top, &[("a1", "rT")]));

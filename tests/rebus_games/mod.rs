@@ -6,7 +6,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use tessera::core::{Game, Status};
-use tessera::games::rebus::{Move, Position};
+use tessera::games::rebus::{Move, MoveKind, Position};
 
 pub type Rng = Xoshiro256PlusPlus;
 
@@ -26,8 +26,8 @@ pub fn pick(p: &Position, moves: &[Move], rng: &mut Rng) -> Move {
         .copied()
         .filter(|m| {
             !matches!(
-                m,
-                Move::Capture {
+                m.kind(),
+                MoveKind::Capture {
                     nominee: Some(_),
                     ..
                 }
@@ -38,11 +38,11 @@ pub fn pick(p: &Position, moves: &[Move], rng: &mut Rng) -> Move {
     let filtered: Vec<Move> = base
         .iter()
         .copied()
-        .filter(|m| match (kind, m) {
-            (0..30, Move::Capture { squares, .. }) => squares.count_ones() >= 2,
-            (30..45, Move::Lock { .. }) => true,
-            (45..60, Move::Capture { symbol, .. }) => *symbol == 0,
-            (60..75, Move::Capture { squares, .. }) => is_recapture(p, *squares),
+        .filter(|m| match (kind, m.kind()) {
+            (0..30, MoveKind::Capture { squares, .. }) => squares.count_ones() >= 2,
+            (30..45, MoveKind::Lock { .. }) => true,
+            (45..60, MoveKind::Capture { symbol, .. }) => symbol == 0,
+            (60..75, MoveKind::Capture { squares, .. }) => is_recapture(p, squares),
             (75.., _) => true,
             _ => false,
         })
@@ -53,15 +53,13 @@ pub fn pick(p: &Position, moves: &[Move], rng: &mut Rng) -> Move {
         &filtered
     };
     let mv = from[rng.random_range(0..from.len())];
-    if let Move::Capture {
-        symbol, squares, ..
-    } = mv
+    if let MoveKind::Capture { .. } = mv.kind()
         && rng.random_bool(0.5)
     {
         let noms: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|m| matches!(m, Move::Capture { symbol: s, squares: q, nominee: Some(_) } if *s == symbol && *q == squares))
+            .filter(|m| *m != mv && m.without_nominee() == mv)
             .collect();
         if !noms.is_empty() {
             return noms[rng.random_range(0..noms.len())];

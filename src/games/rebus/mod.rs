@@ -4,6 +4,7 @@
 //! - [`square`]: squares, `u128` square sets, shifts and names;
 //! - [`tile`]: owners, symbols, tiles and their letters (§2.1);
 //! - [`position`]: the state, make/unmake, status (§2.7);
+//! - [`moves`]: the 16-byte move type and its readable [`MoveKind`];
 //! - [`movegen`]: captures, locks, pass, and the multiplying move counter;
 //! - [`chains`]: distinct chain sets (§2.4) and canonical walks (§2.8);
 //! - [`locks`]: lock blocks, outside edges, breaking (§2.6);
@@ -22,6 +23,7 @@ pub mod display;
 pub mod fen;
 pub mod locks;
 pub mod movegen;
+pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod square;
@@ -29,6 +31,7 @@ pub mod tile;
 pub mod zobrist;
 
 pub use fen::PositionError;
+pub use moves::{Move, MoveKind};
 pub use position::Position;
 pub use square::{Square, SquareSet};
 
@@ -36,26 +39,6 @@ use crate::core::{Game, Side, Status};
 
 /// The default turn limit in plies (RULES §2.7).
 pub const DEFAULT_TURN_LIMIT: u32 = 400;
-
-/// A REBUS Core move, in the identity sense of RULES §2.8.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// A capture turn: the attacker symbol copied, the set of captured squares
-    /// (first capture and chain steps), and the optional nominated square.
-    Capture {
-        symbol: tile::Symbol,
-        squares: SquareSet,
-        nominee: Option<Square>,
-    },
-    /// Locking the `size`×`size` block whose lower-left square is `origin`.
-    Lock {
-        origin: Square,
-        size: u8,
-    },
-    Pass,
-    /// Never generated; legal only as RULES §2.7 says.
-    Yield,
-}
 
 impl Game for Position {
     type Move = Move;

@@ -149,13 +149,7 @@ impl Position {
     /// measuring what nominations cost; [`crate::core::Game::generate_moves`]
     /// lists every legal move.
     pub fn generate_capture_sets(&self, out: &mut Vec<Move>) {
-        self.for_each_capture(|symbol, squares| {
-            out.push(Move::Capture {
-                symbol,
-                squares,
-                nominee: None,
-            })
-        });
+        self.for_each_capture(|symbol, squares| out.push(Move::capture(symbol, squares, None)));
     }
 
     pub(crate) fn gen_moves(&self, out: &mut Vec<Move>) {
@@ -163,23 +157,15 @@ impl Position {
         let mut any = false;
         self.for_each_capture(|symbol, squares| {
             any = true;
-            out.push(Move::Capture {
-                symbol,
-                squares,
-                nominee: None,
-            });
+            out.push(Move::capture(symbol, squares, None));
             for n in Squares(nominable) {
-                out.push(Move::Capture {
-                    symbol,
-                    squares,
-                    nominee: Some(n),
-                });
+                out.push(Move::capture(symbol, squares, Some(n)));
             }
         });
         if !any {
-            out.push(Move::Pass);
+            out.push(Move::PASS);
         }
-        self.for_each_lock(|origin, size| out.push(Move::Lock { origin, size }));
+        self.for_each_lock(|origin, size| out.push(Move::lock(origin, size)));
     }
 
     pub(crate) fn count_all_moves(&self) -> u64 {

@@ -6,7 +6,6 @@
 //! comparing (attacker, walk) square by square in name order; a search in that
 //! order finds it directly (see [`super::chains::smallest_walk`]).
 
-use super::Move;
 use super::chains::smallest_walk;
 use super::locks::{block_mask, break_threshold, covered_edges, fits};
 use super::position::Position;
@@ -14,6 +13,7 @@ use super::square::{
     Square, SquareSet, bit, file_of, parse_square, rank_of, reach, sorted_by_name, square_name,
 };
 use super::tile::{Owner, STAR};
+use super::{Move, MoveKind};
 use crate::core::{MoveError, Notation, Side, Status};
 
 pub(crate) fn side_name(side: Side) -> &'static str {
@@ -152,11 +152,7 @@ impl Position {
                 return Err(format!("{nn} is locked and cannot be nominated"));
             }
         }
-        Ok(Move::Capture {
-            symbol: s,
-            squares: captured,
-            nominee: nom,
-        })
+        Ok(Move::capture(s, captured, nom))
     }
 
     fn check_lock(&self, origin: Square, size: u8) -> Result<Move, String> {
@@ -185,7 +181,7 @@ impl Position {
                 if uniform { "uniform" } else { "mixed" }
             ));
         }
-        Ok(Move::Lock { origin, size })
+        Ok(Move::lock(origin, size))
     }
 
     fn check_written(&self, w: Written) -> Result<Move, String> {
@@ -195,7 +191,7 @@ impl Position {
                 if self.has_capture(me, self.protected) {
                     Err(format!("pass is illegal: {} has a capture", side_name(me)))
                 } else {
-                    Ok(Move::Pass)
+                    Ok(Move::PASS)
                 }
             }
             Written::Yield => {
@@ -213,7 +209,7 @@ impl Position {
                         side_name(me.opp())
                     ))
                 } else {
-                    Ok(Move::Yield)
+                    Ok(Move::YIELD)
                 }
             }
             Written::Lock(o, k) => self.check_lock(o, k),
@@ -273,15 +269,15 @@ impl Notation for Position {
     }
 
     fn format_move(&self, mv: Move) -> String {
-        match mv {
-            Move::Capture {
+        match mv.kind() {
+            MoveKind::Capture {
                 symbol,
                 squares,
                 nominee,
             } => self.canonical_capture(symbol, squares, nominee),
-            Move::Lock { origin, size } => lock_token(origin, size),
-            Move::Pass => "pass".to_string(),
-            Move::Yield => "yield".to_string(),
+            MoveKind::Lock { origin, size } => lock_token(origin, size),
+            MoveKind::Pass => "pass".to_string(),
+            MoveKind::Yield => "yield".to_string(),
         }
     }
 }

@@ -10,7 +10,7 @@ use super::locks::{Lock, Locks, covered_edges};
 use super::square::{ALL, Square, SquareSet, Squares, bit};
 use super::tile::{Owner, STAR, Symbol, Tile};
 use super::zobrist;
-use super::{DEFAULT_TURN_LIMIT, Move};
+use super::{DEFAULT_TURN_LIMIT, Move, MoveKind};
 use crate::core::{Side, Status};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,8 +230,8 @@ impl Position {
             target_symbol: 0,
         };
         let me = self.side;
-        match mv {
-            Move::Capture {
+        match mv.kind() {
+            MoveKind::Capture {
                 symbol,
                 squares,
                 nominee,
@@ -259,7 +259,7 @@ impl Position {
                 let nom = nominee.map_or(0, |n| bit(n % 81));
                 self.set_protected(squares | nom);
             }
-            Move::Lock { origin, size } => {
+            MoveKind::Lock { origin, size } => {
                 let mask = super::locks::block_mask(origin, size);
                 let first = self.visible[origin as usize].symbol;
                 let uniform = mask & !self.sym[first as usize] == 0;
@@ -273,13 +273,13 @@ impl Position {
                 self.hash ^= zobrist::lock(origin, size);
                 self.set_protected(0);
             }
-            Move::Pass => self.set_protected(0),
-            Move::Yield => {
+            MoveKind::Pass => self.set_protected(0),
+            MoveKind::Yield => {
                 self.yielded = Some(me);
                 self.hash ^= zobrist::yielded(me);
             }
         }
-        if mv != Move::Yield {
+        if mv != Move::YIELD {
             self.break_locks();
         }
         self.undo.push(undo);
@@ -296,8 +296,8 @@ impl Position {
         let me = self.side.opp();
         self.side = me;
         self.ply = self.ply.saturating_sub(1);
-        match mv {
-            Move::Capture { squares, .. } => {
+        match mv.kind() {
+            MoveKind::Capture { squares, .. } => {
                 let before = Tile::new(Owner::of(me.opp()), undo.target_symbol);
                 for q in Squares(squares & ALL) {
                     if self.boxes[q as usize].is_some() {
@@ -314,8 +314,8 @@ impl Position {
                     }
                 }
             }
-            Move::Yield => self.yielded = None,
-            Move::Lock { .. } | Move::Pass => {}
+            MoveKind::Yield => self.yielded = None,
+            MoveKind::Lock { .. } | MoveKind::Pass => {}
         }
         self.hash = undo.hash;
         self.protected = undo.protected;
