@@ -6,8 +6,8 @@ use tessera::core::Game;
 use tessera::core::perft::perft;
 use tessera::games::rebus::Position;
 
-/// A busy mid-game position from a fixed-seed biased random game (1925 legal
-/// moves: 68 capture sets × 28 nomination choices + 21 locks).
+/// A busy mid-game position from a fixed-seed biased random game
+/// (`tests/data/rebus_perft.txt`; 1925 legal moves).
 const BUSY: &str = "bQbObWgXbJbTbKbSbT/bSbSgFgHbTbJ(gX)gHbJbG/bPgFbKbWgXbPbOgHbG/bQbQbWbGbObKbJgFbP/gXgHrG(gF)rG(gF)gXgHgFgHgX/rQrQrWrGrOrKrJgFrP/rPgFrKrWgXrPrOgHrG/rSrSgFgHrTgXgHrJrG/rQrOrWgXrJrTrKrSrT red - i6,f8";
 
 fn benches(c: &mut Criterion) {
@@ -38,6 +38,14 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let n = perft(&mut p, 1);
             assert_eq!(n, 1003);
+            n
+        })
+    });
+    let mut busy_p = busy.clone();
+    c.bench_function("rebus perft 1 busy", |b| {
+        b.iter(|| {
+            let n = perft(&mut busy_p, 1);
+            assert_eq!(n, 1925);
             n
         })
     });
