@@ -43,6 +43,11 @@ fn invariants_hold_over_random_games() {
             let total: u32 = p.locks().iter().map(|l| (l.size * l.size) as u32).sum();
             assert_eq!(total, p.locked().count_ones(), "overlapping locks");
             assert_eq!(p.hash(), p.compute_hash());
+            for unicode in [false, true] {
+                let b = p.showboard(unicode);
+                assert_eq!(b.lines().count(), 13);
+                assert!(b.lines().all(|l| !l.trim().is_empty()) && !b.ends_with('\n'));
+            }
             let s = p.position_string();
             let q = Position::from_position_string(&s).expect("round trip");
             assert_eq!(q.position_string(), s);

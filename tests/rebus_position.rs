@@ -44,6 +44,13 @@ fn standard_setup_matches_rules() {
     assert!(board.starts_with("9  bS bW bP bT bO bQ bG bJ bK\n"));
     assert!(board.contains("\n1  rS rW rP rT rO rQ rG rJ rK\n   a  b  c  d  e  f  g  h  i\n"));
     assert!(!board.contains("\n\n") && !board.ends_with('\n'));
+    let busy = "bQbObWgXbJbTbKbSbT/bSbSgFgHbTbJ(gX)gHbJbG/bPgFbKbWgXbPbOgHbG/bQbQbWbGbObKbJgFbP/gXgHrG(gF)rG(gF)gXgHgFgHgX/rQrQrWrGrOrKrJgFrP/rPgFrKrWgXrPrOgHrG/rSrSgFgHrTgXgHrJrG/rQrOrWgXrJrTrKrSrT red a1L2 i6,f8";
+    let b = Position::from_position_string(busy)
+        .unwrap()
+        .showboard(false);
+    eprintln!("{b}");
+    assert!(b.contains("\n5  gX     gH     rG(gF) rG(gF) gX"));
+    assert!(b.contains("locks: a1L2 (Red, mixed)\nprotected: i6, f8"));
     let uni = p.showboard(true);
     assert!(uni.contains("r★") && !uni.contains("\n\n") && !uni.ends_with('\n'));
 }
