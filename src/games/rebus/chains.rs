@@ -1,0 +1,142 @@
+//! Chains (RULES §2.4): the distinct sets of squares one capture turn can take,
+//! and the canonical (smallest) way of writing one.
+//!
+//! The squares a chain may step on are fixed at the start of the turn (a square
+//! captured this turn is never eligible again, and no other square changes), so
+//! a capture is (attacker symbol s, set S of captured squares). S is a set of
+//! eligible squares showing one symbol t ≠ s that can be walked as an orthogonal
+//! path from a square an unlocked attacker of symbol s reaches. Distinct sets are
+//! found by a search over (visited set, current end) states with deduplication,
+//! which stays polynomial in the number of such states rather than the number
+//! of paths. The Star limit is monotone (RULES §2.3: within a turn the mover's
+//! active Stars never decrease, the opponent's never increase), so a set over the
+//! limit is pruned together with all its supersets.
+
+use super::square::{SquareSet, Squares, bit, orth, sorted_by_name, string_key};
+use ahash::AHashSet;
+
+/// Calls `emit(S)` once for each distinct set S of squares of `eligible` that
+/// can be walked as an orthogonal path starting in `starts`, with at most
+/// `budget` squares of `inc` (those that would add an active Star).
+pub fn for_each_chain_set(
+    eligible: SquareSet,
+    starts: SquareSet,
+    inc: SquareSet,
+    budget: u32,
+    mut emit: impl FnMut(SquareSet),
+) {
+    let starts = starts & eligible & !if budget == 0 { inc } else { 0 };
+    if starts == 0 {
+        return;
+    }
+    // Fast path: no start has an eligible neighbour, so every set is a single square.
+    if orth(starts) & eligible == 0 {
+        for q in Squares(starts) {
+            emit(bit(q));
+        }
+        return;
+    }
+    let mut seen: AHashSet<(SquareSet, u8)> = AHashSet::new();
+    let mut found: Vec<SquareSet> = Vec::new();
+    let mut stack: Vec<(SquareSet, u8)> = Vec::new();
+    for q in Squares(starts) {
+        if orth(bit(q)) & eligible == 0 {
+            emit(bit(q));
+            continue;
+        }
+        if seen.insert((bit(q), q)) {
+            stack.push((bit(q), q));
+        }
+        while let Some((set, end)) = stack.pop() {
+            found.push(set);
+            for n in Squares(orth(bit(end)) & eligible & !set) {
+                let next = set | bit(n);
+                if (next & inc).count_ones() > budget {
+                    continue;
+                }
+                if seen.insert((next, n)) {
+                    stack.push((next, n));
+                }
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    for s in found {
+        emit(s);
+    }
+}
+
+/// Counts what [`for_each_chain_set`] would emit.
+pub fn count_chain_sets(
+    eligible: SquareSet,
+    starts: SquareSet,
+    inc: SquareSet,
+    budget: u32,
+) -> u64 {
+    let starts_ok = starts & eligible & !if budget == 0 { inc } else { 0 };
+    if orth(starts_ok) & eligible == 0 {
+        return starts_ok.count_ones() as u64;
+    }
+    let mut n = 0;
+    for_each_chain_set(eligible, starts, inc, budget, |_| n += 1);
+    n
+}
+
+/// The lexicographically smallest walk (in square-name order) of all of `set`
+/// as an orthogonal path whose first square is in `starts`; `None` if there is
+/// none. All walks have the same length, so the first one found by a search in
+/// name order is the smallest.
+pub fn smallest_walk(set: SquareSet, starts: SquareSet) -> Option<Vec<u8>> {
+    let mut failed: AHashSet<(SquareSet, u8)> = AHashSet::new();
+    let mut path = Vec::with_capacity(set.count_ones() as usize);
+    for q in sorted_by_name(starts & set) {
+        path.clear();
+        path.push(q);
+        if walk(set, bit(q), q, &mut path, &mut failed) {
+            return Some(path);
+        }
+    }
+    None
+}
+
+fn walk(
+    set: SquareSet,
+    visited: SquareSet,
+    end: u8,
+    path: &mut Vec<u8>,
+    failed: &mut AHashSet<(SquareSet, u8)>,
+) -> bool {
+    if visited == set {
+        return true;
+    }
+    if failed.contains(&(visited, end)) {
+        return false;
+    }
+    let mut next: Vec<u8> = Squares(orth(bit(end)) & set & !visited).collect();
+    next.sort_by_key(|&n| string_key(n));
+    for n in next {
+        path.push(n);
+        if walk(set, visited | bit(n), n, path, failed) {
+            return true;
+        }
+        path.pop();
+    }
+    failed.insert((visited, end));
+    false
+}
+
+/// Whether `path` (a sequence of squares) is a valid orthogonal walk without repeats.
+pub fn is_walk(path: &[u8]) -> bool {
+    let mut seen: SquareSet = 0;
+    for (i, &q) in path.iter().enumerate() {
+        if seen & bit(q) != 0 {
+            return false;
+        }
+        if i > 0 && orth(bit(path[i - 1])) & bit(q) == 0 {
+            return false;
+        }
+        seen |= bit(q);
+    }
+    true
+}

@@ -1,0 +1,283 @@
+//! Move notation (RULES §2.8): parsing with specific reasons for illegal moves,
+//! and canonical tokens.
+//!
+//! The canonical token of a capture is the smallest legal token making the same
+//! move. Square names are fixed width, so comparing tokens of one move is
+//! comparing (attacker, walk) square by square in name order; a search in that
+//! order finds it directly (see [`super::chains::smallest_walk`]).
+
+use super::chains::smallest_walk;
+use super::locks::{block_mask, break_threshold, covered_edges, fits};
+use super::position::Position;
+use super::square::{
+    Square, SquareSet, bit, file_of, parse_square, rank_of, reach, sorted_by_name, square_name,
+};
+use super::tile::{Owner, STAR};
+use super::{Move, MoveKind};
+use crate::core::{MoveError, Notation, Side, Status};
+
+pub(crate) fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "Red",
+        Side::Second => "Blue",
+    }
+}
+
+/// A move as written, before legality.
+enum Written {
+    Pass,
+    Yield,
+    Lock(Square, u8),
+    Capture(Square, Vec<Square>, Option<Square>),
+}
+
+fn parse_written(t: &str) -> Option<Written> {
+    match t {
+        "pass" => return Some(Written::Pass),
+        "yield" => return Some(Written::Yield),
+        _ => {}
+    }
+    if let Some((sq, size)) = t.split_once('l') {
+        let sq = parse_square(sq)?;
+        let size = match size {
+            "2" => 2,
+            "3" => 3,
+            _ => return None,
+        };
+        return Some(Written::Lock(sq, size));
+    }
+    let (main, nom) = match t.split_once('+') {
+        Some((m, n)) => (m, Some(parse_square(n)?)),
+        None => (t, None),
+    };
+    let mut parts = main.split('x');
+    let attacker = parse_square(parts.next()?)?;
+    let path: Option<Vec<Square>> = parts.map(parse_square).collect();
+    let path = path?;
+    if path.is_empty() {
+        return None;
+    }
+    Some(Written::Capture(attacker, path, nom))
+}
+
+fn king_distance(a: Square, b: Square) -> u8 {
+    file_of(a)
+        .abs_diff(file_of(b))
+        .max(rank_of(a).abs_diff(rank_of(b)))
+}
+
+impl Position {
+    fn check_capture(
+        &self,
+        attacker: Square,
+        path: &[Square],
+        nom: Option<Square>,
+    ) -> Result<Move, String> {
+        let me = self.side;
+        let name = side_name(me);
+        let a_name = square_name(attacker);
+        let a_tile = self.visible[attacker as usize];
+        if a_tile.owner != Owner::of(me) {
+            return Err(format!("{a_name} is not {name}'s"));
+        }
+        if self.locked & bit(attacker) != 0 {
+            return Err(format!("{a_name} is locked and cannot attack"));
+        }
+        let s = a_tile.symbol;
+        let first = path[0];
+        let max = if s == STAR { 2 } else { 1 };
+        if king_distance(attacker, first) > max {
+            return Err(format!("{a_name} cannot reach {}", square_name(first)));
+        }
+        let mut stars = self.active_stars(me);
+        let mut captured: SquareSet = 0;
+        let t = self.visible[first as usize].symbol;
+        for (i, &q) in path.iter().enumerate() {
+            let qn = square_name(q);
+            if i > 0 {
+                let prev = path[i - 1];
+                if king_distance(prev, q) != 1
+                    || file_of(prev) != file_of(q) && rank_of(prev) != rank_of(q)
+                {
+                    return Err(format!(
+                        "chain step {qn} is not orthogonally next to {}",
+                        square_name(prev)
+                    ));
+                }
+                if captured & bit(q) != 0 {
+                    return Err(format!("{qn} was already captured this turn"));
+                }
+            }
+            let tile = self.visible[q as usize];
+            if tile.owner == Owner::of(me) {
+                return Err(format!("{qn} is {name}'s"));
+            }
+            if self.locked & bit(q) != 0 {
+                return Err(format!("{qn} is locked"));
+            }
+            if self.protected & bit(q) != 0 {
+                return Err(format!("{qn} is protected"));
+            }
+            if i == 0 && tile.symbol == s {
+                return Err(format!("{a_name} and {qn} show the same symbol"));
+            }
+            if i > 0 && tile.symbol != t {
+                return Err(format!("chain step {qn} does not show the captured symbol"));
+            }
+            let gains = match self.boxes[q as usize] {
+                Some(b) => b.owner == Owner::of(me) && b.symbol == STAR,
+                None => s == STAR,
+            };
+            if gains {
+                stars += 1;
+                if stars > 5 {
+                    return Err(format!(
+                        "a Star on {qn} would give {name} a sixth active Star"
+                    ));
+                }
+            }
+            captured |= bit(q);
+        }
+        if let Some(n) = nom {
+            let nn = square_name(n);
+            if captured & bit(n) != 0 {
+                return Err(format!(
+                    "{nn} is captured this turn and cannot be nominated"
+                ));
+            }
+            if self.visible[n as usize].owner != Owner::of(me) {
+                return Err(format!("{nn} is not {name}'s and cannot be nominated"));
+            }
+            if self.locked & bit(n) != 0 {
+                return Err(format!("{nn} is locked and cannot be nominated"));
+            }
+        }
+        Ok(Move::capture(s, captured, nom))
+    }
+
+    fn check_lock(&self, origin: Square, size: u8) -> Result<Move, String> {
+        let me = self.side;
+        let name = side_name(me);
+        let tok = lock_token(origin, size);
+        if !fits(origin, size) {
+            return Err(format!("lock {tok} does not fit on the board"));
+        }
+        let m = block_mask(origin, size);
+        for q in sorted_by_name(m) {
+            if self.visible[q as usize].owner != Owner::of(me) {
+                return Err(format!("lock {tok}: {} is not {name}'s", square_name(q)));
+            }
+            if self.locked & bit(q) != 0 {
+                return Err(format!("lock {tok}: {} is already locked", square_name(q)));
+            }
+        }
+        let first = self.visible[origin as usize].symbol;
+        let uniform = m & !self.sym[first as usize] == 0;
+        let covered = covered_edges(origin, size, self.own[me.opp().index()]);
+        if covered >= break_threshold(uniform) {
+            return Err(format!(
+                "lock {tok} would break at once: {} covers {covered} outside edges of this {} block",
+                side_name(me.opp()),
+                if uniform { "uniform" } else { "mixed" }
+            ));
+        }
+        Ok(Move::lock(origin, size))
+    }
+
+    fn check_written(&self, w: Written) -> Result<Move, String> {
+        let me = self.side;
+        match w {
+            Written::Pass => {
+                if self.has_capture(me, self.protected) {
+                    Err(format!("pass is illegal: {} has a capture", side_name(me)))
+                } else {
+                    Ok(Move::PASS)
+                }
+            }
+            Written::Yield => {
+                let c = self.counts();
+                let (mine, theirs) = (c[me.index()], c[me.opp().index()]);
+                if theirs < 41 {
+                    Err(format!(
+                        "yield needs {} to control 41 or more squares",
+                        side_name(me.opp())
+                    ))
+                } else if mine >= theirs {
+                    Err(format!(
+                        "yield needs {} to control fewer squares than {}",
+                        side_name(me),
+                        side_name(me.opp())
+                    ))
+                } else {
+                    Ok(Move::YIELD)
+                }
+            }
+            Written::Lock(o, k) => self.check_lock(o, k),
+            Written::Capture(a, path, nom) => self.check_capture(a, &path, nom),
+        }
+    }
+
+    fn canonical_capture(&self, symbol: u8, squares: SquareSet, nominee: Option<Square>) -> String {
+        let attackers = self.own[self.side.index()] & !self.locked & self.sym[symbol as usize % 12];
+        for a in sorted_by_name(attackers) {
+            let starts = reach(bit(a), symbol == STAR) & squares;
+            if let Some(walk) = smallest_walk(squares, starts) {
+                let mut s = square_name(a);
+                for q in walk {
+                    s.push('x');
+                    s.push_str(&square_name(q));
+                }
+                if let Some(n) = nominee {
+                    s.push('+');
+                    s.push_str(&square_name(n));
+                }
+                return s;
+            }
+        }
+        // Not a legal move here; describe it anyway.
+        let mut s = format!(
+            "capture-{}",
+            super::tile::SYMBOL_LETTERS[symbol as usize % 12]
+        );
+        for q in sorted_by_name(squares) {
+            s.push('x');
+            s.push_str(&square_name(q));
+        }
+        s
+    }
+}
+
+/// `c3L2`.
+pub fn lock_token(origin: Square, size: u8) -> String {
+    format!("{}L{size}", square_name(origin))
+}
+
+impl Notation for Position {
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let trimmed = text.trim();
+        let lower = trimmed.to_ascii_lowercase();
+        let Some(w) = parse_written(&lower) else {
+            return Err(MoveError::Syntax(format!(
+                "could not parse move '{trimmed}'"
+            )));
+        };
+        if self.compute_status() != Status::Ongoing {
+            return Err(MoveError::Illegal(format!("'{trimmed}': the game is over")));
+        }
+        self.check_written(w)
+            .map_err(|why| MoveError::Illegal(format!("'{trimmed}': {why}")))
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        match mv.kind() {
+            MoveKind::Capture {
+                symbol,
+                squares,
+                nominee,
+            } => self.canonical_capture(symbol, squares, nominee),
+            MoveKind::Lock { origin, size } => lock_token(origin, size),
+            MoveKind::Pass => "pass".to_string(),
+            MoveKind::Yield => "yield".to_string(),
+        }
+    }
+}
