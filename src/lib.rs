@@ -7,7 +7,9 @@
 //! 3. [`search`] — the generic searcher, compiled once per game.
 //! 4. [`protocol`] — a line in, a typed command, the engine, a typed reply, text out.
 //!    No I/O: `main.rs` owns stdin/stdout.
+//! 5. [`bench`] — the fixed positions and depths of `tessera bench`.
 
+pub mod bench;
 pub mod core;
 pub mod games;
 pub mod protocol;

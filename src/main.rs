@@ -1,1 +1,246 @@
-fn main() {}
+//! The `tessera` command: the protocol loop on stdin/stdout by default, and the
+//! `perft` tool. All protocol logic lives in the library; this file only owns I/O.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Instant;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use tessera::protocol::Engine;
+use tessera::protocol::parse::parse_request;
+use tessera::protocol::play::is_search_command;
+
+#[derive(Parser)]
+#[command(
+    name = "tessera",
+    version,
+    about = "A game engine for Rekushu and REBUS Core, speaking a GTP-like protocol on stdin/stdout",
+    long_about = "A game engine for Rekushu and REBUS Core.\n\n\
+        Without a subcommand it reads protocol commands from stdin and answers on stdout\n\
+        (see protocol.md). It starts with Rekushu on a 20x20 board.",
+    after_help = "Examples:\n  \
+        printf 'play b K10\\nshowboard\\n' | tessera\n  \
+        tessera perft --size 20 --depth 3\n  \
+        tessera perft --game rebus --depth 2 --divide"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GameArg {
+    Rekushu,
+    Rebus,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Searches fixed positions of both games to a fixed depth on one thread and
+    /// prints the node total (the search's signature) and the speed
+    Bench,
+    /// Counts the move sequences of a given length from a position (move generation check)
+    #[command(after_help = "Examples:\n  \
+        tessera perft --size 20 --depth 3\n  \
+        tessera perft --size 14 --depth 2 --moves \"J10 E10 C6\"\n  \
+        tessera perft --game rebus --depth 2 --divide\n  \
+        tessera perft --game rebus --position \"<position string>\" --depth 1")]
+    Perft {
+        /// The game
+        #[arg(long, value_enum, default_value = "rekushu")]
+        game: GameArg,
+        /// Rekushu board size (4-26)
+        #[arg(long, default_value_t = 20)]
+        size: usize,
+        /// Number of plies
+        #[arg(long)]
+        depth: u32,
+        /// Moves played first, space-separated, in RULES notation
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// REBUS: a position string (RULES 2.9) to start from instead of the standard setup
+        #[arg(long)]
+        position: Option<String>,
+        /// Also print the count under each first move
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => run_protocol(),
+        Some(Command::Bench) => run_bench(),
+        Some(Command::Perft {
+            game,
+            size,
+            depth,
+            moves,
+            position,
+            divide,
+        }) => run_perft(game, size, depth, &moves, position.as_deref(), divide),
+    }
+}
+
+/// The protocol loop: one reply per command, flushed at once, until `quit` or
+/// the end of input. A reader thread reads ahead, so that a `stop` line can
+/// interrupt a running search; bytes that are not UTF-8 are read lossily.
+fn run_protocol() -> ExitCode {
+    let mut engine = Engine::new();
+    engine.info_sink = Box::new(|line| eprintln!("{line}"));
+    let stop = Arc::clone(&engine.play.stop);
+    // Search commands read but not yet answered.
+    let pending = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel::<Result<String, String>>();
+    let reader_pending = Arc::clone(&pending);
+    std::thread::spawn(move || {
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        let mut buf = Vec::with_capacity(256);
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                    break;
+                }
+            }
+            let line = String::from_utf8_lossy(&buf).into_owned();
+            if let Some(req) = parse_request(&line) {
+                if is_search_command(&req.name) {
+                    reader_pending.fetch_add(1, Ordering::SeqCst);
+                } else if req.name == "stop" && reader_pending.load(Ordering::SeqCst) > 0 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if tx.send(Ok(line)).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = io::stdout().lock();
+    for line in rx {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                eprintln!("tessera: cannot read input: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let searched = parse_request(&line).is_some_and(|r| is_search_command(&r.name));
+        let reply = engine.handle_line(&line);
+        if searched {
+            let _ = pending.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        }
+        if let Some(reply) = reply
+            && stdout
+                .write_all(reply.as_bytes())
+                .and_then(|_| stdout.flush())
+                .is_err()
+        {
+            // The controller went away; nothing left to answer.
+            return ExitCode::SUCCESS;
+        }
+        if engine.should_quit() {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_perft(
+    game: GameArg,
+    size: usize,
+    depth: u32,
+    moves: &str,
+    position: Option<&str>,
+    divide: bool,
+) -> ExitCode {
+    let mut engine = Engine::new();
+    let mut setup: Vec<(String, Vec<String>)> = Vec::new();
+    match game {
+        GameArg::Rekushu => {
+            if position.is_some() {
+                eprintln!("tessera perft: --position is for --game rebus");
+                return ExitCode::FAILURE;
+            }
+            setup.push(("boardsize".into(), vec![size.to_string()]));
+        }
+        GameArg::Rebus => {
+            setup.push(("game".into(), vec!["rebus".into()]));
+            if let Some(p) = position {
+                setup.push((
+                    "setup".into(),
+                    p.split_whitespace().map(String::from).collect(),
+                ));
+            }
+        }
+    }
+    for (name, args) in &setup {
+        if let Err(e) = engine.execute(name, args) {
+            eprintln!("tessera perft: {name} {}: {e}", args.join(" "));
+            return ExitCode::FAILURE;
+        }
+    }
+    for mv in moves.split_whitespace() {
+        let colour = engine.side_to_move_name().to_ascii_lowercase();
+        if let Err(e) = engine.execute("play", &[colour, mv.to_string()]) {
+            eprintln!("tessera perft: move '{mv}': {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let mut args = vec![depth.to_string()];
+    if divide {
+        args.push("divide".into());
+    }
+    let start = Instant::now();
+    match engine.execute("perft", &args) {
+        Ok(text) => {
+            let secs = start.elapsed().as_secs_f64();
+            let mut lines = text.lines();
+            let total: u64 = lines.next().and_then(|l| l.parse().ok()).unwrap_or(0);
+            for line in lines {
+                println!("{line}");
+            }
+            println!(
+                "perft({depth}) = {total}  time {secs:.3} s  {:.1} M leaves/s",
+                total as f64 / secs.max(1e-9) / 1e6
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tessera perft: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_bench() -> ExitCode {
+    let (r, b) = tessera::bench::run();
+    println!(
+        "rekushu  nodes {:>12}  time {:>8.3} s  nps {:>10}",
+        r.nodes,
+        r.time.as_secs_f64(),
+        r.nps
+    );
+    println!(
+        "rebus    nodes {:>12}  time {:>8.3} s  nps {:>10}",
+        b.nodes,
+        b.time.as_secs_f64(),
+        b.nps
+    );
+    let nodes = r.nodes + b.nodes;
+    let time = r.time + b.time;
+    println!("Nodes searched: {nodes}");
+    println!(
+        "Nodes/second: {}",
+        (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64
+    );
+    println!("Bench: {nodes}");
+    ExitCode::SUCCESS
+}

@@ -1,1 +1,19 @@
-//! The protocol layer (GTP-like): text in, typed command, engine, typed reply, text out.
+//! The protocol layer (GTP version 2 framing, Tessera's commands): a line in, a
+//! typed request, the engine, a typed result, the reply text out. No I/O here:
+//! `main.rs` owns stdin and stdout, so transcripts are tested without a process.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+pub mod commands;
+pub mod engine;
+pub mod error;
+pub mod parse;
+pub mod play;
+pub mod rebus;
+pub mod rekushu;
+pub mod session;
+
+pub use engine::Engine;
+pub use error::{CommandError, CommandResult, ErrorKind};

@@ -20,6 +20,7 @@
 pub mod chains;
 pub mod deal;
 pub mod display;
+pub mod eval;
 pub mod fen;
 pub mod locks;
 pub mod movegen;

@@ -8,6 +8,7 @@
 mod board;
 mod claims;
 mod display;
+pub mod eval;
 pub mod grid;
 pub mod mirror;
 mod movegen;

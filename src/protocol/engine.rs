@@ -1,0 +1,173 @@
+//! The engine behind the protocol: which game is on, its session, the settings
+//! that outlive a game. `handle_line` is the whole protocol: a line in, the
+//! reply text out (none for a blank line). It does no I/O.
+
+use super::commands::{COMMANDS, find_command};
+use super::parse::{format_reply, parse_request};
+use super::play::PlayState;
+use super::rebus::RebusState;
+use super::session::Session;
+use super::{CommandError, CommandResult, ErrorKind};
+use crate::games::rebus::{self, Position};
+use crate::games::rekushu::Board;
+
+/// The game being played.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Rekushu(Session<Board>),
+    Rebus(Session<Position>),
+}
+
+impl AnyGame {
+    pub fn id(&self) -> &'static str {
+        match self {
+            AnyGame::Rekushu(_) => "rekushu",
+            AnyGame::Rebus(_) => "rebus",
+        }
+    }
+}
+
+/// Runs `$body` with `$s` bound to the current session, whichever game it is.
+macro_rules! with_session {
+    ($game:expr, $s:ident => $body:expr) => {
+        match $game {
+            $crate::protocol::engine::AnyGame::Rekushu($s) => $body,
+            $crate::protocol::engine::AnyGame::Rebus($s) => $body,
+        }
+    };
+}
+pub(crate) use with_session;
+
+pub const DEFAULT_REKUSHU_SIZE: usize = 20;
+
+pub struct Engine {
+    pub game: AnyGame,
+    /// The Rekushu board size `boardsize` last set; kept across game switches.
+    pub rekushu_size: usize,
+    pub rebus: RebusState,
+    /// Engine play: level, time, limits, options, searchers, the stop flag.
+    pub play: PlayState,
+    /// Where search progress lines go (`info depth …`); stderr in the binary,
+    /// nowhere by default.
+    pub info_sink: Box<dyn FnMut(&str) + Send>,
+    quit: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// Rekushu on 20×20, Black to move.
+    pub fn new() -> Self {
+        Engine {
+            game: AnyGame::Rekushu(Session::new(new_rekushu(DEFAULT_REKUSHU_SIZE))),
+            rekushu_size: DEFAULT_REKUSHU_SIZE,
+            rebus: RebusState::default(),
+            play: PlayState::default(),
+            info_sink: Box::new(|_| {}),
+            quit: false,
+        }
+    }
+
+    /// True once `quit` was answered.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    pub(crate) fn request_quit(&mut self) {
+        self.quit = true;
+    }
+
+    /// Handles one input line; returns the full reply text (ending in an empty
+    /// line), or `None` when the line holds no command.
+    pub fn handle_line(&mut self, line: &str) -> Option<String> {
+        let req = parse_request(line)?;
+        let result = self.execute(&req.name, &req.args);
+        Some(format_reply(req.id, &result))
+    }
+
+    /// Runs one command by name. Any failure leaves the engine as it was.
+    pub fn execute(&mut self, name: &str, args: &[String]) -> CommandResult {
+        if name.is_empty() {
+            return Err(CommandError::syntax("no command after the id"));
+        }
+        let Some(cmd) = find_command(name) else {
+            return Err(CommandError::new(
+                ErrorKind::UnknownCommand,
+                format!("'{name}'"),
+            ));
+        };
+        if let Some(game) = cmd.game
+            && game != self.game.id()
+        {
+            return Err(CommandError::refused(format!(
+                "{name} is a {game} command; the current game is {} (switch with 'game {game}')",
+                self.game.id()
+            )));
+        }
+        (cmd.run)(self, args)
+    }
+
+    /// Names of all commands, in table order.
+    pub fn command_names() -> impl Iterator<Item = &'static str> {
+        COMMANDS.iter().map(|c| c.name)
+    }
+
+    pub fn switch_to_rekushu(&mut self) {
+        self.play.new_game();
+        self.game = AnyGame::Rekushu(Session::new(new_rekushu(self.rekushu_size)));
+    }
+
+    pub fn switch_to_rebus(&mut self, mut pos: Position) {
+        pos.set_turn_limit(self.rebus.turn_limit);
+        self.play.new_game();
+        self.game = AnyGame::Rebus(Session::new(pos));
+    }
+
+    pub fn switch_to_rebus_standard(&mut self) {
+        self.switch_to_rebus(rebus::Position::standard());
+    }
+}
+
+/// A Rekushu board of a size already checked to be in range.
+pub(crate) fn new_rekushu(size: usize) -> Board {
+    Board::new(size)
+        .or_else(|| Board::new(DEFAULT_REKUSHU_SIZE))
+        .unwrap_or_else(|| unreachable!("the default size is valid"))
+}
+
+impl Engine {
+    /// The name of the side to move (`Black`, `Red`…).
+    pub fn side_to_move_name(&self) -> &'static str {
+        use super::session::ProtocolGame;
+        use crate::core::Game;
+        match &self.game {
+            AnyGame::Rekushu(s) => Board::side_name(s.pos.side_to_move()),
+            AnyGame::Rebus(s) => Position::side_name(s.pos.side_to_move()),
+        }
+    }
+}
+
+impl Engine {
+    /// Everything a command could change, as text: two equal fingerprints mean
+    /// the same state. Tests use it to prove that rejected commands change nothing.
+    pub fn fingerprint(&self) -> String {
+        use crate::core::Game;
+        let game = with_session!(&self.game, s => format!(
+            "{:?} hash={:x} history={:?} resigned={:?}",
+            s.pos,
+            s.pos.hash(),
+            s.history.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
+            s.resigned
+        ));
+        format!(
+            "game={} size={} turn_limit={} {game}",
+            self.game.id(),
+            self.rekushu_size,
+            self.rebus.turn_limit
+        )
+    }
+}

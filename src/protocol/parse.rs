@@ -1,0 +1,117 @@
+//! Turning one input line into a request, as GTP version 2 §3.1 prescribes:
+//! control characters other than tab and newline are dropped, `#` starts a
+//! comment, tabs read as spaces, a blank line is no command at all, an optional
+//! numeric id comes first, and command names are case-insensitive.
+
+/// One command as typed: its id (echoed in the reply), name (lower case) and
+/// arguments (as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub id: Option<u64>,
+    pub name: String,
+    pub args: Vec<String>,
+}
+
+/// GTP preprocessing of a raw line; returns the words left. Control characters
+/// other than tab and newline are discarded (not treated as spaces), so
+/// `NA\x01ME` reads as `NAME`.
+pub fn preprocess(line: &str) -> Vec<String> {
+    let line = match line.find('#') {
+        Some(i) => &line[..i],
+        None => line,
+    };
+    let cleaned: String = line
+        .chars()
+        .filter(|&c| !c.is_control() || c == '\t' || c == '\n')
+        .collect();
+    cleaned
+        .split([' ', '\t', '\n'])
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The request on `line`, or `None` for a line with nothing to do. An id with no
+/// command after it is a request with an empty name (answered as an error).
+pub fn parse_request(line: &str) -> Option<Request> {
+    let words = preprocess(line);
+    let (first, rest) = words.split_first()?;
+    let (id, words) = match first.parse::<u64>() {
+        Ok(id) if first.bytes().all(|b| b.is_ascii_digit()) => (Some(id), rest),
+        _ => (None, &words[..]),
+    };
+    let (name, args) = match words.split_first() {
+        Some((name, args)) => (name.to_ascii_lowercase(), args),
+        None => (String::new(), &[][..]),
+    };
+    Some(Request {
+        id,
+        name,
+        args: args.to_vec(),
+    })
+}
+
+/// The reply text for a request: `=id text` or `?id message`, one empty line
+/// after it and none inside.
+pub fn format_reply(id: Option<u64>, result: &Result<String, super::CommandError>) -> String {
+    let (mark, body) = match result {
+        Ok(text) => ('=', text.clone()),
+        Err(e) => ('?', e.to_string()),
+    };
+    let mut out = String::with_capacity(body.len() + 8);
+    out.push(mark);
+    if let Some(id) = id {
+        out.push_str(&id.to_string());
+    }
+    // An empty line would end the reply early; drop any inside the body.
+    let body: Vec<&str> = body.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    for (i, line) in body.iter().enumerate() {
+        if i == 0 {
+            if !line.is_empty() {
+                out.push(' ');
+                out.push_str(line);
+            } else if body.len() > 1 {
+                out.push(' ');
+            }
+            continue;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        out.push('\n');
+        out.push_str(line);
+    }
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_controls_tabs_and_ids() {
+        let r = parse_request("12\tPLAY  b\u{1}  K1\u{7}0 # a comment").unwrap();
+        assert_eq!(r.id, Some(12));
+        assert_eq!(r.name, "play");
+        assert_eq!(r.args, vec!["b", "K10"]);
+        assert!(parse_request("   # only a comment").is_none());
+        assert!(parse_request("\t \r").is_none());
+        let r = parse_request("7").unwrap();
+        assert_eq!((r.id, r.name.as_str()), (Some(7), ""));
+        let r = parse_request("+7 name").unwrap();
+        assert_eq!((r.id, r.name.as_str()), (None, "+7"));
+    }
+
+    #[test]
+    fn replies_have_no_inner_blank_lines() {
+        assert_eq!(format_reply(Some(3), &Ok("x".into())), "=3 x\n\n");
+        assert_eq!(format_reply(None, &Ok(String::new())), "=\n\n");
+        assert_eq!(format_reply(None, &Ok("\na\n\nb\n".into())), "= \na\nb\n\n");
+        let e = super::super::CommandError::syntax("bad 'q'");
+        assert_eq!(
+            format_reply(Some(1), &Err(e)),
+            "?1 syntax error: bad 'q'\n\n"
+        );
+    }
+}

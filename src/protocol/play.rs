@@ -1,0 +1,537 @@
+//! Engine play in the protocol: `genmove`, `reg_genmove`, `level`, time control
+//! (`time_settings`, `time_left`, `fischer_time`, `move_time`), search limits
+//! (`limit`), options (`setoption`, `options`) and `stop`.
+//!
+//! Settings live in [`PlayState`]; they outlive games and apply to both.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::commands::exact_args;
+use super::engine::{AnyGame, Engine};
+use super::session::{ProtocolGame, Session};
+use super::{CommandError, CommandResult};
+use crate::core::eval::{Evaluate, plies_to_end};
+use crate::core::{Notation, Side};
+use crate::search::{Level, LevelConfig, Limits, SearchInfo, Searcher};
+
+/// How the engine's thinking time is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TimeControl {
+    /// The level's own time per move.
+    #[default]
+    LevelDefault,
+    /// A fixed time per move (`move_time`).
+    PerMove(Duration),
+    /// A clock per side: remaining time, increment per move (Fischer), and the
+    /// number of moves the remaining time must cover (GTP byo-yomi stones).
+    Clock { increment: Duration },
+}
+
+/// Settings a user may override over the level's own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    pub threads: Option<usize>,
+    pub hash_mb: Option<usize>,
+    pub seed: Option<u64>,
+}
+
+/// Limits for reproducible analysis (`limit`): when set they replace the clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnalysisLimits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+/// Everything about engine play that outlives a game.
+pub struct PlayState {
+    pub level: Level,
+    pub overrides: Overrides,
+    pub time: TimeControl,
+    /// Remaining clock time per side (`time_left`, or kept by the engine itself),
+    /// and moves to cover in it (byo-yomi stones; `None` = sudden death).
+    pub remaining: [Option<(Duration, Option<u32>)>; 2],
+    pub limits: AnalysisLimits,
+    pub rekushu: Option<Searcher<crate::games::rekushu::Board>>,
+    pub rebus: Option<Searcher<crate::games::rebus::Position>>,
+    /// Set to stop the search running now (or the next one, when a `stop` line was
+    /// read ahead of it). Shared with the input reader.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Default for PlayState {
+    fn default() -> Self {
+        PlayState {
+            level: Level::default(),
+            overrides: Overrides::default(),
+            time: TimeControl::default(),
+            remaining: [None, None],
+            limits: AnalysisLimits::default(),
+            rekushu: None,
+            rebus: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+impl PlayState {
+    /// The level's configuration with the user's overrides applied.
+    pub fn config(&self) -> LevelConfig {
+        let mut c = self.level.config();
+        if let Some(t) = self.overrides.threads {
+            c.threads = t;
+        }
+        if let Some(mb) = self.overrides.hash_mb {
+            c.tt_mb = mb;
+        }
+        if let Some(s) = self.overrides.seed {
+            c.seed = s;
+        }
+        c
+    }
+
+    /// The search limits for `side`'s next move.
+    pub fn limits_for(&self, side: Side) -> Limits {
+        if self.limits.depth.is_some() || self.limits.nodes.is_some() {
+            return Limits {
+                depth: self.limits.depth,
+                nodes: self.limits.nodes,
+                ..Limits::default()
+            };
+        }
+        match self.time {
+            TimeControl::LevelDefault => Limits::default(),
+            TimeControl::PerMove(t) => Limits::movetime(t),
+            TimeControl::Clock { increment } => match self.remaining[side.index()] {
+                Some((left, moves)) => Limits::clock(left, increment, moves),
+                None => Limits::default(),
+            },
+        }
+    }
+
+    /// After `side` thought for `spent`, keeps its clock running between
+    /// `time_left` updates (a controller's `time_left` overrides it).
+    fn charge(&mut self, side: Side, spent: Duration) {
+        if let (TimeControl::Clock { increment }, Some((left, moves))) =
+            (self.time, self.remaining[side.index()])
+        {
+            let left = left.saturating_sub(spent) + increment;
+            self.remaining[side.index()] = Some((left, moves.map(|m| m.saturating_sub(1).max(1))));
+        }
+    }
+
+    /// Forgets learned search state (a new game).
+    pub fn new_game(&mut self) {
+        if let Some(s) = self.rekushu.as_mut() {
+            s.new_game();
+        }
+        if let Some(s) = self.rebus.as_mut() {
+            s.new_game();
+        }
+    }
+}
+
+/// The searcher of a game, created on first use and sized for `config`.
+fn searcher<'a, G: Evaluate>(
+    slot: &'a mut Option<Searcher<G>>,
+    config: &LevelConfig,
+) -> &'a mut Searcher<G> {
+    let s = slot.get_or_insert_with(|| Searcher::for_level(config));
+    s.apply_level(config);
+    s
+}
+
+/// A finished search, as the protocol reports it.
+pub struct Choice {
+    /// `K10`, `d3xd5+c2`, `resign`, `yield`.
+    pub text: String,
+    pub summary: String,
+}
+
+/// A score for people: tiles/squares with two decimals, or a forced result.
+pub fn score_text(score: i32) -> String {
+    match plies_to_end(score) {
+        Some(n) if score > 0 => format!("win in {n}"),
+        Some(n) => format!("loss in {n}"),
+        None => format!("{:+.2}", score as f64 / 100.0),
+    }
+}
+
+/// One `info` line for a completed iteration.
+pub fn info_line<G: Notation>(pos: &G, info: &SearchInfo<G::Move>) -> String {
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        score_text(info.score),
+        info.nodes,
+        info.nps,
+        info.time.as_millis(),
+        pv_text(pos, &info.pv)
+    )
+}
+
+/// A principal variation in notation, each move formatted in its own position.
+pub fn pv_text<G: Notation>(pos: &G, pv: &[G::Move]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        out.push(p.format_move(mv));
+        p.make_move(mv);
+    }
+    out.join(" ")
+}
+
+/// Searches the session's position for the side to move. `resign_word` is what
+/// the game says when the level gives up (`resign`; REBUS: `yield` if legal).
+fn think<G: ProtocolGame + Evaluate>(
+    s: &Session<G>,
+    slot: &mut Option<Searcher<G>>,
+    play: &PlayState,
+    info: &mut dyn FnMut(&str),
+) -> Result<(Option<G::Move>, bool, String), CommandError> {
+    let config = play.config();
+    let side = s.pos.side_to_move();
+    let limits = play.limits_for(side);
+    let searcher = searcher(slot, &config);
+    let pos = &s.pos;
+    let result = searcher.search(pos, &limits, &config, &play.stop, &mut |i| {
+        info(&info_line(pos, i))
+    });
+    let summary = format!(
+        "depth {} score {} nodes {} time {} ms",
+        result.depth,
+        score_text(result.score),
+        result.nodes,
+        result.time.as_millis()
+    );
+    Ok((result.best_move, result.resign, summary))
+}
+
+/// `genmove` and `reg_genmove` for one game.
+fn genmove_in<G: ProtocolGame + Evaluate>(
+    s: &mut Session<G>,
+    slot: &mut Option<Searcher<G>>,
+    play: &mut PlayState,
+    colour: &str,
+    commit: bool,
+    info: &mut dyn FnMut(&str),
+) -> Result<Choice, CommandError> {
+    let side = Session::<G>::side_arg(colour)?;
+    s.check_turn(side, colour).map_err(|e| {
+        CommandError::refused(format!(
+            "genmove {colour}: {}",
+            e.detail.replace(&format!("{colour}: "), "")
+        ))
+    })?;
+    let start = Instant::now();
+    let (best, resign, summary) = think(s, slot, play, info)?;
+    if commit {
+        play.charge(side, start.elapsed());
+    }
+    let Some(mv) = best else {
+        return Err(CommandError::refused(format!(
+            "genmove {colour}: no legal move"
+        )));
+    };
+    if resign {
+        // Giving up: REBUS has a legal `yield` for that; Rekushu resigns.
+        if let Ok(y) = s.pos.parse_move("yield") {
+            let text = if commit {
+                s.push(y)
+            } else {
+                s.pos.format_move(y)
+            };
+            return Ok(Choice { text, summary });
+        }
+        if G::ID == "rekushu" {
+            if commit {
+                s.resigned = Some(side);
+            }
+            return Ok(Choice {
+                text: "resign".into(),
+                summary,
+            });
+        }
+    }
+    let text = if commit {
+        s.push(mv)
+    } else {
+        s.pos.format_move(mv)
+    };
+    Ok(Choice { text, summary })
+}
+
+fn genmove_any(e: &mut Engine, args: &[String], commit: bool) -> CommandResult {
+    let name = if commit { "genmove" } else { "reg_genmove" };
+    let [colour] = exact_args::<1>(name, "<colour>", args)?;
+    let sink = &mut e.info_sink;
+    let play = &mut e.play;
+    let result = match &mut e.game {
+        AnyGame::Rekushu(s) => {
+            let mut slot = play.rekushu.take();
+            let r = genmove_in(s, &mut slot, play, colour, commit, sink);
+            play.rekushu = slot;
+            r
+        }
+        AnyGame::Rebus(s) => {
+            let mut slot = play.rebus.take();
+            let r = genmove_in(s, &mut slot, play, colour, commit, sink);
+            play.rebus = slot;
+            r
+        }
+    };
+    // A stop meant for this search is used up, whatever happened.
+    play.stop.store(false, Ordering::SeqCst);
+    let choice = result?;
+    sink(&format!("{name} {}: {}", choice.text, choice.summary));
+    Ok(choice.text)
+}
+
+pub fn genmove(e: &mut Engine, args: &[String]) -> CommandResult {
+    genmove_any(e, args, true)
+}
+
+pub fn reg_genmove(e: &mut Engine, args: &[String]) -> CommandResult {
+    genmove_any(e, args, false)
+}
+
+/// `level [easy|medium|hard|mike]`.
+pub fn level(e: &mut Engine, args: &[String]) -> CommandResult {
+    match args {
+        [] => Ok(e.play.level.to_string()),
+        [l] => {
+            e.play.level = l
+                .parse()
+                .map_err(|err: crate::search::LevelError| CommandError::syntax(err.to_string()))?;
+            Ok(String::new())
+        }
+        _ => Err(CommandError::syntax(format!(
+            "usage: level [easy|medium|hard|mike] (got '{}')",
+            args.join(" ")
+        ))),
+    }
+}
+
+/// Seconds as given by GTP (integers) or by us (decimals allowed), never negative.
+fn seconds(what: &str, text: &str) -> Result<Duration, CommandError> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| CommandError::syntax(format!("{what}: '{text}' is not a number of seconds")))
+}
+
+fn count(what: &str, text: &str) -> Result<u32, CommandError> {
+    text.parse::<u32>()
+        .map_err(|_| CommandError::syntax(format!("{what}: '{text}' is not a count of moves")))
+}
+
+/// GTP `time_settings <main> <byo-yomi time> <byo-yomi stones>`.
+pub fn time_settings(e: &mut Engine, args: &[String]) -> CommandResult {
+    let [main, byo, stones] = exact_args::<3>(
+        "time_settings",
+        "<main time> <byo-yomi time> <byo-yomi stones>",
+        args,
+    )?;
+    let main = seconds("time_settings", main)?;
+    let byo = seconds("time_settings", byo)?;
+    let stones = count("time_settings", stones)?;
+    if byo > Duration::ZERO && stones == 0 {
+        // GTP: byo-yomi time with no stones means no time limit.
+        e.play.time = TimeControl::LevelDefault;
+        e.play.remaining = [None, None];
+        return Ok(String::new());
+    }
+    e.play.time = TimeControl::Clock {
+        increment: Duration::ZERO,
+    };
+    let start = if main > Duration::ZERO || stones == 0 {
+        (main, None)
+    } else {
+        (byo, Some(stones))
+    };
+    e.play.remaining = [Some(start), Some(start)];
+    Ok(String::new())
+}
+
+/// GTP `time_left <colour> <time> <stones>` (stones 0: main time, else byo-yomi).
+pub fn time_left(e: &mut Engine, args: &[String]) -> CommandResult {
+    let [colour, time, stones] = exact_args::<3>("time_left", "<colour> <time> <stones>", args)?;
+    let side = match &e.game {
+        AnyGame::Rekushu(_) => Session::<crate::games::rekushu::Board>::side_arg(colour)?,
+        AnyGame::Rebus(_) => Session::<crate::games::rebus::Position>::side_arg(colour)?,
+    };
+    let time = seconds("time_left", time)?;
+    let stones = count("time_left", stones)?;
+    if !matches!(e.play.time, TimeControl::Clock { .. }) {
+        e.play.time = TimeControl::Clock {
+            increment: Duration::ZERO,
+        };
+    }
+    e.play.remaining[side.index()] = Some((time, (stones > 0).then_some(stones)));
+    Ok(String::new())
+}
+
+/// `fischer_time <base> <increment>`: both clocks start at base, each move adds
+/// the increment.
+pub fn fischer_time(e: &mut Engine, args: &[String]) -> CommandResult {
+    let [base, inc] = exact_args::<2>("fischer_time", "<base seconds> <increment seconds>", args)?;
+    let base = seconds("fischer_time", base)?;
+    let increment = seconds("fischer_time", inc)?;
+    e.play.time = TimeControl::Clock { increment };
+    e.play.remaining = [Some((base, None)), Some((base, None))];
+    Ok(String::new())
+}
+
+/// `move_time <seconds>`: a fixed time per move; 0 returns to the level's default.
+pub fn move_time(e: &mut Engine, args: &[String]) -> CommandResult {
+    let [t] = exact_args::<1>("move_time", "<seconds>", args)?;
+    let t = seconds("move_time", t)?;
+    e.play.time = if t.is_zero() {
+        TimeControl::LevelDefault
+    } else {
+        TimeControl::PerMove(t)
+    };
+    e.play.remaining = [None, None];
+    Ok(String::new())
+}
+
+/// `limit depth <n>` | `limit nodes <n>` | `limit none` | `limit`.
+pub fn limit(e: &mut Engine, args: &[String]) -> CommandResult {
+    let lim = &mut e.play.limits;
+    match args {
+        [] => Ok(format!(
+            "depth {} nodes {}",
+            lim.depth.map_or("none".into(), |d| d.to_string()),
+            lim.nodes.map_or("none".into(), |n| n.to_string())
+        )),
+        [n] if n.eq_ignore_ascii_case("none") => {
+            *lim = AnalysisLimits::default();
+            Ok(String::new())
+        }
+        [kind, n] if kind.eq_ignore_ascii_case("depth") => {
+            let d: u32 = n
+                .parse()
+                .ok()
+                .filter(|d| (1..=100).contains(d))
+                .ok_or_else(|| {
+                    CommandError::syntax(format!("limit depth: '{n}' is not a depth (1 to 100)"))
+                })?;
+            lim.depth = Some(d);
+            Ok(String::new())
+        }
+        [kind, n] if kind.eq_ignore_ascii_case("nodes") => {
+            let v: u64 = n.parse().ok().filter(|&v| v > 0).ok_or_else(|| {
+                CommandError::syntax(format!("limit nodes: '{n}' is not a node count"))
+            })?;
+            lim.nodes = Some(v);
+            Ok(String::new())
+        }
+        _ => Err(CommandError::syntax(format!(
+            "usage: limit [depth <n> | nodes <n> | none] (got '{}')",
+            args.join(" ")
+        ))),
+    }
+}
+
+/// The options `setoption` knows, with their ranges.
+const OPTIONS: &[(&str, &str)] = &[
+    (
+        "threads",
+        "search threads, 1 to 256, or 'default' (the level's)",
+    ),
+    (
+        "hash",
+        "transposition table in MB, 1 to 65536, or 'default' (the level's)",
+    ),
+    (
+        "seed",
+        "seed of the randomness of easy and medium, 0 to 2^64-1, or 'default'",
+    ),
+];
+
+/// `options`: every option, its value now, and what it takes.
+pub fn options(e: &mut Engine, args: &[String]) -> CommandResult {
+    super::commands::no_args("options", args)?;
+    let c = e.play.config();
+    let values = [
+        c.threads.to_string(),
+        c.tt_mb.to_string(),
+        c.seed.to_string(),
+    ];
+    Ok(OPTIONS
+        .iter()
+        .zip(values)
+        .map(|((name, help), v)| format!("{name} {v} - {help}"))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// `setoption <name> <value>`.
+pub fn setoption(e: &mut Engine, args: &[String]) -> CommandResult {
+    let [name, value] = exact_args::<2>("setoption", "<name> <value>", args)?;
+    let default = value.eq_ignore_ascii_case("default");
+    let bad =
+        |range: &str| CommandError::syntax(format!("setoption {name}: '{value}' is not {range}"));
+    let o = &mut e.play.overrides;
+    match name.to_ascii_lowercase().as_str() {
+        "threads" => {
+            o.threads = if default {
+                None
+            } else {
+                Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|t| (1..=256).contains(t))
+                        .ok_or_else(|| bad("1 to 256"))?,
+                )
+            }
+        }
+        "hash" => {
+            o.hash_mb = if default {
+                None
+            } else {
+                Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|m| (1..=65536).contains(m))
+                        .ok_or_else(|| bad("1 to 65536"))?,
+                )
+            }
+        }
+        "seed" => {
+            o.seed = if default {
+                None
+            } else {
+                Some(value.parse().map_err(|_| bad("a number"))?)
+            }
+        }
+        _ => {
+            let known: Vec<&str> = OPTIONS.iter().map(|o| o.0).collect();
+            return Err(CommandError::syntax(format!(
+                "setoption: unknown option '{name}' (known: {})",
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(String::new())
+}
+
+/// `stop`: the input reader (see [`is_search_command`]) sets the stop flag as
+/// soon as it reads this line while a search runs or waits; by the time the
+/// engine answers it, there is nothing left to do.
+pub fn stop(e: &mut Engine, args: &[String]) -> CommandResult {
+    super::commands::no_args("stop", args)?;
+    let _ = e;
+    Ok(String::new())
+}
+
+/// Commands that search. The binary's input reader counts them, so that a
+/// `stop` line read while one runs (or waits its turn) stops it at once.
+pub fn is_search_command(name: &str) -> bool {
+    matches!(name, "genmove" | "reg_genmove")
+}

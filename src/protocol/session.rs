@@ -1,0 +1,168 @@
+//! One game in progress as the protocol sees it: the position, the moves played
+//! (for `undo`), and the game-independent commands over any [`Game`] with
+//! [`Notation`]. Every method either succeeds or leaves the session exactly as
+//! it was.
+
+use super::{CommandError, ErrorKind};
+use crate::core::perft::{perft, perft_divide};
+use crate::core::{Game, Notation, Side, Status};
+
+/// What the protocol needs of a game beyond its rules: names and texts.
+pub trait ProtocolGame: Game + Notation {
+    /// The word `game` takes (`rekushu`, `rebus`).
+    const ID: &'static str;
+    /// The colour words `play` accepts, for error messages.
+    const COLOUR_WORDS: &'static str;
+    /// A side's name (`Black`, `Red`).
+    fn side_name(side: Side) -> &'static str;
+    /// The side a colour word names, case-insensitive.
+    fn parse_side(word: &str) -> Option<Side>;
+    /// The current score: `B+3`, `W+1`, `R+5`, `0`.
+    fn score_text(&self) -> String;
+    /// Why a finished game ended, in a word or two (`no-placement`, `51`…).
+    fn end_reason(&self, last_move: Option<&str>) -> &'static str;
+}
+
+/// A played move and its canonical text.
+#[derive(Clone, Debug)]
+pub struct Played<M> {
+    pub mv: M,
+    pub text: String,
+    pub side: Side,
+}
+
+#[derive(Clone, Debug)]
+pub struct Session<G: Game> {
+    pub pos: G,
+    pub history: Vec<Played<G::Move>>,
+    /// Set when a side resigned (a protocol-level end, not a rules one).
+    pub resigned: Option<Side>,
+}
+
+impl<G: ProtocolGame> Session<G> {
+    pub fn new(pos: G) -> Self {
+        Session {
+            pos,
+            history: Vec::new(),
+            resigned: None,
+        }
+    }
+
+    /// The game's status, counting a resignation.
+    pub fn status(&self) -> Status {
+        match self.resigned {
+            Some(side) => Status::Won(side.opp()),
+            None => self.pos.status(),
+        }
+    }
+
+    /// The side a colour word names, or a syntax error quoting it.
+    pub fn side_arg(word: &str) -> Result<Side, CommandError> {
+        G::parse_side(word).ok_or_else(|| {
+            CommandError::syntax(format!("'{word}' is not a colour ({})", G::COLOUR_WORDS))
+        })
+    }
+
+    /// `ongoing`, or `over <score> <reason>`.
+    pub fn status_text(&self) -> String {
+        match (self.status(), self.resigned) {
+            (Status::Ongoing, _) => "ongoing".into(),
+            (Status::Won(w), Some(_)) => format!("over {}+R resign", &G::side_name(w)[..1]),
+            _ => format!(
+                "over {} {}",
+                self.pos.score_text(),
+                self.pos
+                    .end_reason(self.history.last().map(|p| p.text.as_str()))
+            ),
+        }
+    }
+
+    /// Checks that `side` may move now; `what` is quoted in the error.
+    pub fn check_turn(&self, side: Side, what: &str) -> Result<(), CommandError> {
+        if self.status() != Status::Ongoing {
+            return Err(CommandError::illegal(format!("{what}: the game is over")));
+        }
+        let to_move = self.pos.side_to_move();
+        if side != to_move {
+            return Err(CommandError::illegal(format!(
+                "{what}: it is {}'s turn, not {}'s",
+                G::side_name(to_move),
+                G::side_name(side)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Parses and plays `text` for `side`; returns the canonical move text.
+    pub fn play(&mut self, side: Side, text: &str) -> Result<String, CommandError> {
+        self.check_turn(side, text)?;
+        let mv = self.pos.parse_move(text)?;
+        Ok(self.push(mv))
+    }
+
+    /// Plays a move already known to be legal.
+    pub fn push(&mut self, mv: G::Move) -> String {
+        let text = self.pos.format_move(mv);
+        let side = self.pos.side_to_move();
+        self.pos.make_move(mv);
+        self.history.push(Played {
+            mv,
+            text: text.clone(),
+            side,
+        });
+        text
+    }
+
+    /// Takes back the last move (or a resignation, which is not a move on the
+    /// board).
+    pub fn undo(&mut self) -> Result<(), CommandError> {
+        if self.resigned.take().is_some() {
+            return Ok(());
+        }
+        self.pop()
+            .map(|_| ())
+            .ok_or_else(|| CommandError::new(ErrorKind::CannotUndo, "no move to take back"))
+    }
+
+    /// Takes back the last move and returns it.
+    pub fn pop(&mut self) -> Option<Played<G::Move>> {
+        let last = self.history.pop()?;
+        self.pos.unmake_move(last.mv);
+        Some(last)
+    }
+
+    /// Every legal move of the side to move, canonical, space-separated.
+    pub fn list_moves(&self) -> String {
+        if self.status() != Status::Ongoing {
+            return String::new();
+        }
+        let mut moves = Vec::with_capacity(512);
+        self.pos.generate_moves(&mut moves);
+        let texts: Vec<String> = moves.iter().map(|&m| self.pos.format_move(m)).collect();
+        texts.join(" ")
+    }
+
+    /// `perft <depth> [divide]`: the count first, then `move count` lines.
+    pub fn perft(&mut self, depth: u32, divide: bool) -> String {
+        if self.resigned.is_some() {
+            return "0".into();
+        }
+        if !divide {
+            return perft(&mut self.pos, depth).to_string();
+        }
+        let rows = perft_divide(&mut self.pos, depth);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            rows.iter().map(|r| r.1).sum()
+        };
+        let mut out = total.to_string();
+        for (mv, n) in rows {
+            out.push('\n');
+            out.push_str(&self.pos.format_move(mv));
+            out.push(' ');
+            out.push_str(&n.to_string());
+        }
+        out
+    }
+}
