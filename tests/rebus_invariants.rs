@@ -45,7 +45,7 @@ fn invariants_hold_over_random_games() {
             assert_eq!(p.hash(), p.compute_hash());
             for unicode in [false, true] {
                 let b = p.showboard(unicode);
-                assert_eq!(b.lines().count(), 13);
+                assert_eq!(b.lines().count(), 14);
                 assert!(b.lines().all(|l| !l.trim().is_empty()) && !b.ends_with('\n'));
             }
             let s = p.position_string();

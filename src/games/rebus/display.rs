@@ -6,6 +6,7 @@ use super::notation::{lock_token, side_name};
 use super::position::Position;
 use super::square::{Squares, make_square, square_name};
 use super::tile::{SYMBOL_LETTERS, SYMBOL_UNICODE, Tile};
+use crate::core::Side;
 
 fn cell(t: Tile, unicode: bool) -> String {
     let sym = if unicode {
@@ -46,13 +47,22 @@ impl Position {
         }
         lines.push(files.trim_end().to_string());
         let c = self.counts();
+        let limit = match self.turn_limit() {
+            0 => "no turn limit".to_string(),
+            n => format!("turn limit {n}"),
+        };
         lines.push(format!(
-            "{} to move, ply {}; Red {}, Blue {}, Green {}",
+            "{} to move, ply {} ({limit}); Red {}, Blue {}, Green {}",
             side_name(self.side),
             self.ply,
             c[0],
             c[1],
             81 - c[0] - c[1]
+        ));
+        lines.push(format!(
+            "active Stars: Red {}, Blue {} (at most 5 each)",
+            self.active_stars(Side::First),
+            self.active_stars(Side::Second)
         ));
         let locks: Vec<String> = self
             .locks
