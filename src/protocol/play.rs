@@ -475,34 +475,18 @@ pub fn setoption(e: &mut Engine, args: &[String]) -> CommandResult {
     let default = value.eq_ignore_ascii_case("default");
     let bad =
         |range: &str| CommandError::syntax(format!("setoption {name}: '{value}' is not {range}"));
+    // `default` clears the override; anything else must be a number in range.
+    let in_range = |lo: usize, hi: usize| -> Result<Option<usize>, CommandError> {
+        if default {
+            return Ok(None);
+        }
+        let v = value.parse().ok().filter(|v| (lo..=hi).contains(v));
+        v.map(Some).ok_or_else(|| bad(&format!("{lo} to {hi}")))
+    };
     let o = &mut e.play.overrides;
     match name.to_ascii_lowercase().as_str() {
-        "threads" => {
-            o.threads = if default {
-                None
-            } else {
-                Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|t| (1..=256).contains(t))
-                        .ok_or_else(|| bad("1 to 256"))?,
-                )
-            }
-        }
-        "hash" => {
-            o.hash_mb = if default {
-                None
-            } else {
-                Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|m| (1..=65536).contains(m))
-                        .ok_or_else(|| bad("1 to 65536"))?,
-                )
-            }
-        }
+        "threads" => o.threads = in_range(1, 256)?,
+        "hash" => o.hash_mb = in_range(1, 65536)?,
         "seed" => {
             o.seed = if default {
                 None

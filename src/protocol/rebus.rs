@@ -3,7 +3,7 @@
 
 use super::commands::{exact_args, no_args, play_in};
 use super::engine::{AnyGame, Engine};
-use super::session::ProtocolGame;
+use super::session::{ProtocolGame, lead_text};
 use super::{CommandError, CommandResult, ErrorKind};
 use crate::core::{Game, Side};
 use crate::games::rebus::{DEFAULT_TURN_LIMIT, Position};
@@ -43,12 +43,7 @@ impl ProtocolGame for Position {
     }
 
     fn score_text(&self) -> String {
-        let [r, b] = self.counts();
-        match r.cmp(&b) {
-            std::cmp::Ordering::Greater => format!("R+{}", r - b),
-            std::cmp::Ordering::Less => format!("B+{}", b - r),
-            std::cmp::Ordering::Equal => "0".into(),
-        }
+        lead_text(self.counts(), ['R', 'B'])
     }
 
     fn end_reason(&self, last_move: Option<&str>) -> &'static str {

@@ -2,7 +2,7 @@
 
 use super::commands::exact_args;
 use super::engine::{AnyGame, Engine};
-use super::session::ProtocolGame;
+use super::session::{ProtocolGame, lead_text};
 use super::{CommandError, CommandResult};
 use crate::core::{Notation, Side};
 use crate::games::rekushu::Board;
@@ -30,12 +30,7 @@ impl ProtocolGame for Board {
     }
 
     fn score_text(&self) -> String {
-        let [b, w] = self.tile_counts();
-        match b.cmp(&w) {
-            std::cmp::Ordering::Greater => format!("B+{}", b - w),
-            std::cmp::Ordering::Less => format!("W+{}", w - b),
-            std::cmp::Ordering::Equal => "0".into(),
-        }
+        lead_text(self.tile_counts(), ['B', 'W'])
     }
 
     fn end_reason(&self, _last_move: Option<&str>) -> &'static str {

@@ -23,6 +23,16 @@ pub trait ProtocolGame: Game + Notation {
     fn end_reason(&self, last_move: Option<&str>) -> &'static str;
 }
 
+/// `X+n` for the side with more (`letters[side]`), or `0` when equal.
+pub fn lead_text(counts: [u32; 2], letters: [char; 2]) -> String {
+    let [a, b] = counts;
+    match a.cmp(&b) {
+        std::cmp::Ordering::Greater => format!("{}+{}", letters[0], a - b),
+        std::cmp::Ordering::Less => format!("{}+{}", letters[1], b - a),
+        std::cmp::Ordering::Equal => "0".into(),
+    }
+}
+
 /// A played move and its canonical text.
 #[derive(Clone, Debug)]
 pub struct Played<M> {
