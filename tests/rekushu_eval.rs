@@ -70,19 +70,25 @@ const TACTIC_LEVELS: [Level; 2] = [Level::Hard, Level::Mike];
 /// places its stone on White's threat, so White is left with nothing.
 #[test]
 fn tactic_claim_now_and_block() {
-    let b = position(
-        10,
-        &["C3", "H8", "F3", "J8", "C6", "H10", "F6", "A1"],
-    );
+    let b = position(10, &["C3", "H8", "F3", "J8", "C6", "H10", "F6", "A1"]);
     let own = rect(&b, "C3-F6");
     let theirs = rect(&b, "H8-J10");
     for level in TACTIC_LEVELS {
         for depth in [1, 3] {
             let r = search(&b, level, depth);
             let mv = r.best_move.expect("a move");
-            assert_eq!(mv.claim(), Some(own), "{level} d{depth}: {}", b.format_move(mv));
+            assert_eq!(
+                mv.claim(),
+                Some(own),
+                "{level} d{depth}: {}",
+                b.format_move(mv)
+            );
             let (x, y) = mv.vertex();
-            assert!(theirs.covers(x, y), "{level} d{depth}: {}", b.format_move(mv));
+            assert!(
+                theirs.covers(x, y),
+                "{level} d{depth}: {}",
+                b.format_move(mv)
+            );
             assert!(r.score >= 800, "{level} d{depth}: score {}", r.score);
         }
     }
@@ -99,7 +105,11 @@ fn tactic_block_threat() {
             let r = search(&b, level, depth);
             let mv = r.best_move.expect("a move");
             let (x, y) = mv.vertex();
-            assert!(theirs.covers(x, y), "{level} d{depth}: {}", b.format_move(mv));
+            assert!(
+                theirs.covers(x, y),
+                "{level} d{depth}: {}",
+                b.format_move(mv)
+            );
         }
     }
 }
@@ -109,17 +119,18 @@ fn tactic_block_threat() {
 /// loses 12 for 2: Black must block on C3-G6's edges or inside.
 #[test]
 fn tactic_block_completed_rectangle() {
-    let b = position(
-        10,
-        &["A8", "C3", "B8", "G3", "A10", "C6", "J1", "G6"],
-    );
+    let b = position(10, &["A8", "C3", "B8", "G3", "A10", "C6", "J1", "G6"]);
     let theirs = rect(&b, "C3-G6");
     for level in TACTIC_LEVELS {
         for depth in [1, 2, 3] {
             let r = search(&b, level, depth);
             let mv = r.best_move.expect("a move");
             let (x, y) = mv.vertex();
-            assert!(theirs.covers(x, y), "{level} d{depth}: {}", b.format_move(mv));
+            assert!(
+                theirs.covers(x, y),
+                "{level} d{depth}: {}",
+                b.format_move(mv)
+            );
         }
     }
 }
@@ -127,7 +138,9 @@ fn tactic_block_completed_rectangle() {
 /// (c) Black's stones B5, H5, E2, E8 surround E5: a stone there makes four
 /// 3-corner threats of 9 tiles (one per quadrant); one White stone blocks at
 /// most two of them, so Black claims 9 next move. At depth 1 only the
-/// evaluation can see it (the claim comes two plies later).
+/// evaluation can see it (the claim comes two plies later). From depth 3 the
+/// search also sees White's best defence, C5, which blocks two threats and
+/// makes a 5-tile threat of White's own (C5, C10, D10; D5 missing): +9 - 5.
 #[test]
 fn tactic_double_threat() {
     let b = position(10, &["H5", "A10", "E8", "B10", "B5", "C10", "E2", "D10"]);
@@ -137,15 +150,16 @@ fn tactic_double_threat() {
             let r = search(&b, level, depth);
             let mv = r.best_move.expect("a move");
             assert_eq!(mv.vertex(), key, "{level} d{depth}: {}", b.format_move(mv));
-            assert!(r.score >= 500, "{level} d{depth}: score {}", r.score);
+            assert!(r.score >= 300, "{level} d{depth}: score {}", r.score);
         }
     }
 }
 
 /// (d) White threatens the same pattern (White B5, H5, E2, E8 around E5), and
-/// Black has nothing: Black must take the key point itself, or the rectangle
-/// lines, before White plays it. Found at depth 2 (White's double threat is
-/// the reply).
+/// Black has nothing: Black must take the key point itself, or break the
+/// lines to it, before White plays it. Found at depth 2 (White's double
+/// threat is the reply). Checked by a deeper search for White afterwards:
+/// White must not have a forced claim of 9 tiles.
 #[test]
 fn tactic_prevent_double_threat() {
     let b = position(10, &["A10", "H5", "B10", "E8", "C10", "B5", "J9", "E2"]);
@@ -155,15 +169,13 @@ fn tactic_prevent_double_threat() {
             let mv = r.best_move.expect("a move");
             let mut after = b.clone();
             after.make_move(mv);
-            // Whatever White replies now, it must not win a claim by force:
-            // the searched score stays close to even.
-            assert!(r.score > -300, "{level} d{depth}: {} score {}", b.format_move(mv), r.score);
-            // And White's E5 no longer makes a double threat: check one ply on.
-            if let Ok(e5) = after.parse_move("E5") {
-                after.make_move(e5);
-                let v = after.evaluate(&EvalParams::default());
-                assert!(v > -500, "{level} d{depth}: after E5 eval {v}");
-            }
+            let reply = search(&after, Level::Hard, 4);
+            assert!(
+                reply.score < 500,
+                "{level} d{depth}: {} lets White score {}",
+                b.format_move(mv),
+                reply.score
+            );
         }
     }
 }
@@ -200,11 +212,15 @@ fn sample_positions() -> Vec<Board> {
                 if moves.is_empty() {
                     break;
                 }
-                if b.ply() % (3 + g) == 0 {
+                if b.ply().is_multiple_of(3 + g) {
                     out.push(b.clone());
                 }
                 // Prefer claims half of the time so positions hold claimed tiles.
-                let claims: Vec<Move> = moves.iter().copied().filter(|m| m.claim().is_some()).collect();
+                let claims: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.claim().is_some())
+                    .collect();
                 let mv = if !claims.is_empty() && rng.below(2) == 0 {
                     claims[rng.below(claims.len() as u64) as usize]
                 } else {
@@ -312,7 +328,10 @@ fn bench_signature() {
 fn measure() {
     use std::time::Duration;
     let mid = random_line(20, 120, 3);
-    for (name, b) in [("20x20 opening", Board::new(20).expect("size")), ("20x20 ply 120", mid)] {
+    for (name, b) in [
+        ("20x20 opening", Board::new(20).expect("size")),
+        ("20x20 ply 120", mid),
+    ] {
         let config = one_thread(Level::Hard);
         let stop = AtomicBool::new(false);
         let r = Searcher::<Board>::new(64).search(
@@ -336,4 +355,12 @@ fn measure() {
         let rep = bench(std::slice::from_ref(p), 4, 16);
         println!("bench pos {i}: nodes {} time {:?}", rep.nodes, rep.time);
     }
+}
+
+/// Not a test: the bench on the empty 20×20 board alone (profiling).
+#[test]
+#[ignore]
+fn measure_opening_bench() {
+    let rep = bench(&[Board::new(20).expect("size")], 4, 16);
+    println!("nodes {} time {:?}", rep.nodes, rep.time);
 }

@@ -27,7 +27,7 @@ use crate::core::eval::{EvalParams, Evaluate, WIN_BOUND};
 
 use super::board::Board;
 use super::evalparams::{RekushuWeights, hint};
-use super::grid::{next_above, next_below, span};
+use super::grid::{Grid, MAX, bits, next_above, next_below, span};
 use super::moves::{Move, Rect};
 
 const W: RekushuWeights = RekushuWeights::DEFAULT;
@@ -89,21 +89,64 @@ impl SideScan {
     }
 }
 
-/// Per-position facts for `move_hint` / `is_noisy`, cached per thread.
-#[derive(Default)]
+/// Per-position facts for `move_hint` / `is_noisy`, cached per thread: every
+/// per-move question becomes a table lookup, since the searcher asks them for
+/// every generated move (hundreds per node on a 20×20 board).
 struct Summary {
     key: u64,
     n: usize,
     valid: bool,
-    /// The opponent's available claims.
-    opp: Vec<Avail>,
+    /// Hint part for blocking the opponent's available claims, per vertex
+    /// (index `y * 26 + x`); valid where `blocked` is set.
+    block: [i32; 676],
+    blocked: Grid,
+    /// Hint part for the 3-corner threats a stone here would pivot; valid
+    /// where `threat` is set.
+    threat_hint: [i32; 676],
+    threat: Grid,
+    /// Placements whose nearest stone along the row or column is the mover's.
+    aligned: Grid,
+    /// Placements next to an own stone that already has an own neighbour on
+    /// the perpendicular line: the stone would be a threat's third corner.
+    extend: Grid,
+    /// Representative blocks of the opponent's available claims (noisy).
+    noisy_block: Grid,
     /// The mover's completed rectangles, each with one placement (the first
     /// legal one that does not touch it) under which claiming it is noisy.
-    canon: Vec<(Rect, (u8, u8))>,
+    /// (Fixed capacity keeps the cache free of heap data, so the per-thread
+    /// slot needs no destructor and each access is a plain load; rectangles
+    /// beyond it are simply not noisy.)
+    canon: [(Rect, (u8, u8)); CANON_CAP],
+    canon_len: usize,
+}
+
+const CANON_CAP: usize = 32;
+const NO_RECT: Rect = Rect {
+    x1: 0,
+    y1: 0,
+    x2: 0,
+    y2: 0,
+};
+
+impl Summary {
+    const EMPTY: Summary = Summary {
+        key: 0,
+        n: 0,
+        valid: false,
+        block: [0; 676],
+        blocked: Grid { rows: [0; 26] },
+        threat_hint: [0; 676],
+        threat: Grid { rows: [0; 26] },
+        aligned: Grid { rows: [0; 26] },
+        extend: Grid { rows: [0; 26] },
+        noisy_block: Grid { rows: [0; 26] },
+        canon: [(NO_RECT, (0, 0)); CANON_CAP],
+        canon_len: 0,
+    };
 }
 
 thread_local! {
-    static SUMMARY: RefCell<Summary> = RefCell::new(Summary::default());
+    static SUMMARY: RefCell<Summary> = const { RefCell::new(Summary::EMPTY) };
 }
 
 /// Whether (x, y) lies on a rectangle's edge next to a corner, or is `missing`:
@@ -114,7 +157,12 @@ fn representative_block(a: Avail, x: usize, y: usize) -> bool {
     if a.missing == Some((x as u8, y as u8)) {
         return true;
     }
-    let (x1, y1, x2, y2) = (a.r.x1 as usize, a.r.y1 as usize, a.r.x2 as usize, a.r.y2 as usize);
+    let (x1, y1, x2, y2) = (
+        a.r.x1 as usize,
+        a.r.y1 as usize,
+        a.r.x2 as usize,
+        a.r.y2 as usize,
+    );
     ((y == y1 || y == y2) && (x == x1 + 1 || x + 1 == x2))
         || ((x == x1 || x == x2) && (y == y1 + 1 || y + 1 == y2))
 }
@@ -151,11 +199,13 @@ impl Board {
                 line &= line - 1;
                 let row = self.occ.rows[y];
                 let col = self.occ_cols.rows[x];
-                let hs = [next_above(row, x), next_below(row, x)].map(|h| h.filter(|&h| own.get(h, y)));
+                let hs =
+                    [next_above(row, x), next_below(row, x)].map(|h| h.filter(|&h| own.get(h, y)));
                 if hs == [None, None] {
                     continue;
                 }
-                let vs = [next_above(col, y), next_below(col, y)].map(|v| v.filter(|&v| own.get(x, v)));
+                let vs =
+                    [next_above(col, y), next_below(col, y)].map(|v| v.filter(|&v| own.get(x, v)));
                 for h in hs.into_iter().flatten() {
                     for v in vs.into_iter().flatten() {
                         pivots += 1;
@@ -232,7 +282,13 @@ impl Board {
             return me.area(0);
         };
         let blockable = |r: Rect| {
-            Self::can_place_in(rows, r.x1 as usize, r.y1 as usize, r.x2 as usize, r.y2 as usize)
+            Self::can_place_in(
+                rows,
+                r.x1 as usize,
+                r.y1 as usize,
+                r.x2 as usize,
+                r.y2 as usize,
+            )
         };
         // What the opponent still gets after we block b1: its largest other
         // claim that the same stone cannot block too (a double threat).
@@ -272,8 +328,8 @@ impl Board {
         let full = self.full();
         let mut mine = 0;
         let mut empty = 0;
-        for y in 0..self.n {
-            mine += rows[y].count_ones() as i32;
+        for (y, &row) in rows.iter().enumerate().take(self.n) {
+            mine += row.count_ones() as i32;
             empty += (!self.occ.rows[y] & !self.dead.rows[y] & full).count_ones() as i32;
         }
         (mine, empty)
@@ -310,16 +366,104 @@ impl Board {
         score.clamp(-(WIN_BOUND - 1), WIN_BOUND - 1)
     }
 
-    /// Builds the per-position facts used by `move_hint` and `is_noisy`.
+    /// Builds the per-position facts used by `move_hint` and `is_noisy`, in
+    /// O(stones + claims' areas) plus a few checks per threat-pivot candidate:
+    /// the searcher asks for hints of every move of every node it expands.
+    #[inline(never)]
     fn summarise(&self, s: &mut Summary) {
         s.key = self.hash;
         s.n = self.n;
         s.valid = true;
-        s.opp.clear();
-        s.canon.clear();
+        s.canon_len = 0;
+        s.noisy_block = Grid::default();
+        s.blocked = Grid::default();
+        s.threat = Grid::default();
         let rows = self.placement_rows();
-        let opp = &mut s.opp;
-        self.scan(self.side.opp(), None, |a| opp.push(a));
+        let (block, blocked, noisy_block) = (&mut s.block, &mut s.blocked, &mut s.noisy_block);
+        self.scan(self.side.opp(), None, |a| {
+            let (x1, y1, x2, y2) = (
+                a.r.x1 as usize,
+                a.r.y1 as usize,
+                a.r.x2 as usize,
+                a.r.y2 as usize,
+            );
+            let m = span(x1, x2);
+            for (y, &row) in rows.iter().enumerate().take(y2 + 1).skip(y1) {
+                for x in bits(row & m) {
+                    let i = y * MAX + x;
+                    if !blocked.get(x, y) {
+                        blocked.set(x, y);
+                        block[i] = hint::BLOCK;
+                    }
+                    block[i] += hint::BLOCK_PER_TILE * a.area();
+                    if representative_block(a, x, y) {
+                        noisy_block.set(x, y);
+                    }
+                }
+            }
+        });
+        // Stretches of empty vertices whose nearest stone along a line is the
+        // mover's: `along_rows` by rows; `along_cols` in transposed layout.
+        let n = self.n;
+        let own = &self.stones[self.side.index()];
+        let mut own_t = Grid::default();
+        for y in 0..n {
+            for x in bits(own.rows[y]) {
+                own_t.set(y, x);
+            }
+        }
+        // For each line: the stretches beside each own stone, and (for
+        // `extend`) those beside own stones with an own perpendicular neighbour.
+        let stretches = |occ: &Grid, line: usize, p: usize| {
+            let hi = next_above(occ.rows[line], p).unwrap_or(n);
+            let lo = next_below(occ.rows[line], p).map_or(0, |q| q + 1);
+            let right = if p + 1 < hi { span(p + 1, hi - 1) } else { 0 };
+            let left = if lo < p { span(lo, p - 1) } else { 0 };
+            right | left
+        };
+        let has_own_neighbour = |occ: &Grid, mine: &Grid, line: usize, p: usize| {
+            next_above(occ.rows[line], p).is_some_and(|q| mine.get(q, line))
+                || next_below(occ.rows[line], p).is_some_and(|q| mine.get(q, line))
+        };
+        let mut along_rows = Grid::default();
+        let mut extend = Grid::default();
+        for y in 0..n {
+            for x in bits(own.rows[y]) {
+                let st = stretches(&self.occ, y, x);
+                along_rows.rows[y] |= st;
+                // Own column neighbour: the row stretch makes a third corner.
+                if has_own_neighbour(&self.occ_cols, &own_t, x, y) {
+                    extend.rows[y] |= st;
+                }
+            }
+        }
+        let mut along_cols = Grid::default();
+        for x in 0..n {
+            for y in bits(own_t.rows[x]) {
+                let st = stretches(&self.occ_cols, x, y);
+                for yy in bits(st) {
+                    along_cols.set(x, yy);
+                }
+                if has_own_neighbour(&self.occ, own, y, x) {
+                    for yy in bits(st) {
+                        extend.set(x, yy);
+                    }
+                }
+            }
+        }
+        for (y, &row) in rows.iter().enumerate().take(n) {
+            s.aligned.rows[y] = (along_rows.rows[y] | along_cols.rows[y]) & row;
+            s.extend.rows[y] = extend.rows[y] & row;
+            for x in bits(along_rows.rows[y] & along_cols.rows[y] & row) {
+                let (count, area) = self.pivot_threats(self.side, x, y);
+                if count > 0 {
+                    s.threat.set(x, y);
+                    s.threat_hint[y * MAX + x] = hint::THREAT
+                        + hint::THREAT_PER_TILE * area
+                        + if count > 1 { hint::DOUBLE_THREAT } else { 0 };
+                }
+            }
+        }
         let mut rects = [Rect {
             x1: 0,
             y1: 0,
@@ -335,13 +479,17 @@ impl Board {
                 }
                 (line != 0).then(|| (line.trailing_zeros() as u8, y as u8))
             });
-            if let Some(v) = first {
-                s.canon.push((r, v));
+            if let Some(v) = first
+                && s.canon_len < CANON_CAP
+            {
+                s.canon[s.canon_len] = (r, v);
+                s.canon_len += 1;
             }
         }
     }
 
     /// Runs `f` on this position's summary (built on first use).
+    #[inline]
     fn with_summary<T>(&self, f: impl FnOnce(&Summary) -> T) -> T {
         SUMMARY.with(|cell| match cell.try_borrow_mut() {
             Ok(mut s) => {
@@ -351,56 +499,32 @@ impl Board {
                 f(&s)
             }
             Err(_) => {
-                let mut s = Summary::default();
+                let mut s = Box::new(Summary::EMPTY);
                 self.summarise(&mut s);
                 f(&s)
             }
         })
     }
 
-    /// The 3-corner threats `side` would have with a stone of its own on the
-    /// empty vertex (x, y), as (number, total area): (x, y) as the pivot, or as
-    /// a corner next to the pivot along its row or its column.
-    fn threats_created(&self, side: Side, x: usize, y: usize) -> (i32, i32) {
+    /// The 3-corner threats `side` would pivot with a stone of its own on the
+    /// empty vertex (x, y) — its nearest row and column stones are its own and
+    /// the fourth corner is empty and clear — as (number, total area).
+    fn pivot_threats(&self, side: Side, x: usize, y: usize) -> (i32, i32) {
         let own = &self.stones[side.index()];
         let row = self.occ.rows[y];
         let col = self.occ_cols.rows[x];
         let mut count = 0;
         let mut area = 0;
-        let mut found = |mx: usize, my: usize, px: usize, py: usize| {
-            if self.occ.get(mx, my) {
-                return;
-            }
-            if let Some(r) = Rect::from_corners(x, y, px, py)
-                && self.clear_inside(r)
-            {
-                count += 1;
-                area += r.area() as i32;
-            }
-        };
         let hs = [next_above(row, x), next_below(row, x)].map(|h| h.filter(|&h| own.get(h, y)));
         let vs = [next_above(col, y), next_below(col, y)].map(|v| v.filter(|&v| own.get(x, v)));
-        // (x, y) as the pivot: its row and column neighbours are the adjacent corners.
         for h in hs.into_iter().flatten() {
             for v in vs.into_iter().flatten() {
-                found(h, v, h, v);
-            }
-        }
-        // Next to the pivot (h, y) along the row: the pivot's column neighbour q.
-        for h in hs.into_iter().flatten() {
-            let pcol = self.occ_cols.rows[h];
-            for q in [next_above(pcol, y), next_below(pcol, y)].into_iter().flatten() {
-                if own.get(h, q) {
-                    found(x, q, h, q);
-                }
-            }
-        }
-        // Next to the pivot (x, v) along the column: the pivot's row neighbour q.
-        for v in vs.into_iter().flatten() {
-            let prow = self.occ.rows[v];
-            for q in [next_above(prow, x), next_below(prow, x)].into_iter().flatten() {
-                if own.get(q, v) {
-                    found(q, y, q, v);
+                if !self.occ.get(h, v)
+                    && let Some(r) = Rect::from_corners(x, y, h, v)
+                    && self.clear_inside(r)
+                {
+                    count += 1;
+                    area += r.area() as i32;
                 }
             }
         }
@@ -421,43 +545,26 @@ impl Evaluate for Board {
         if x >= self.n || y >= self.n {
             return 0;
         }
-        let blocked: i32 = self.with_summary(|s| {
-            s.opp
-                .iter()
-                .filter(|a| a.r.covers(x, y))
-                .map(|a| a.area())
-                .sum()
+        let i = y * MAX + x;
+        let h = self.with_summary(|s| {
+            let block = if s.blocked.get(x, y) { s.block[i] } else { 0 };
+            match mv.claim() {
+                Some(r) => hint::CLAIM + hint::CLAIM_PER_TILE * r.area() as i32 + block,
+                None => {
+                    let mut h = block;
+                    if s.threat.get(x, y) {
+                        h += s.threat_hint[i];
+                    }
+                    if s.extend.get(x, y) {
+                        h += hint::EXTEND;
+                    }
+                    if s.aligned.get(x, y) {
+                        h += hint::ALIGNED;
+                    }
+                    h
+                }
+            }
         });
-        let mut h = if blocked > 0 {
-            hint::BLOCK + hint::BLOCK_PER_TILE * blocked
-        } else {
-            0
-        };
-        if let Some(r) = mv.claim() {
-            h += hint::CLAIM + hint::CLAIM_PER_TILE * r.area() as i32;
-        } else {
-            let (count, area) = self.threats_created(self.side, x, y);
-            if count > 0 {
-                h += hint::THREAT + hint::THREAT_PER_TILE * area;
-            }
-            if count > 1 {
-                h += hint::DOUBLE_THREAT;
-            }
-            let own = &self.stones[self.side.index()];
-            let row = self.occ.rows[y];
-            let col = self.occ_cols.rows[x];
-            let aligned = [next_above(row, x), next_below(row, x)]
-                .into_iter()
-                .flatten()
-                .any(|h| own.get(h, y))
-                || [next_above(col, y), next_below(col, y)]
-                    .into_iter()
-                    .flatten()
-                    .any(|v| own.get(x, v));
-            if aligned {
-                h += hint::ALIGNED;
-            }
-        }
         h.clamp(-1_000_000, 1_000_000)
     }
 
@@ -466,14 +573,17 @@ impl Evaluate for Board {
     /// blocks of the opponent's available claims.
     fn is_noisy(&self, mv: Move) -> bool {
         let (x, y) = mv.vertex();
+        if x >= self.n || y >= self.n {
+            return false;
+        }
         self.with_summary(|s| {
-            let blocks = s.opp.iter().any(|&a| representative_block(a, x, y));
+            let blocks = s.noisy_block.get(x, y);
             match mv.claim() {
                 None => blocks,
                 Some(r) => {
                     blocks
                         || r.corners().contains(&(x, y))
-                        || s.canon.contains(&(r, (x as u8, y as u8)))
+                        || s.canon[..s.canon_len].contains(&(r, (x as u8, y as u8)))
                 }
             }
         })

@@ -67,11 +67,16 @@ pub mod hint {
     /// A placement that blocks the opponent's available claims: per tile blocked.
     pub const BLOCK_PER_TILE: i32 = 800;
     pub const BLOCK: i32 = 20_000;
-    /// A placement that creates 3-corner threats of the mover: per tile of threat,
-    /// and a bonus when it creates two or more at once (a double threat).
+    /// A placement that pivots 3-corner threats of the mover (its nearest row and
+    /// column stones are its own and the far corner is empty and clear): per
+    /// tile of threat, and a bonus for two or more at once (a double threat).
     pub const THREAT: i32 = 10_000;
     pub const THREAT_PER_TILE: i32 = 400;
     pub const DOUBLE_THREAT: i32 = 30_000;
+    /// A placement beside an own stone (nearest along a line) that has an own
+    /// nearest neighbour on the perpendicular line: it may be a threat's third
+    /// corner (not checked further, to keep hints cheap).
+    pub const EXTEND: i32 = 3_000;
     /// A placement whose nearest row or column neighbour is an own stone.
     pub const ALIGNED: i32 = 50;
 }
