@@ -18,7 +18,9 @@
 //! `move_hint` and `is_noisy` are called once per generated move; what they need
 //! about the position (the opponent's available claims, a canonical placement
 //! to go with each old claim) is computed once per position and kept in a
-//! per-thread cache keyed by the position's hash.
+//! per-thread cache keyed by the position's hash. A hash collision could only
+//! misorder moves or mislabel one as noisy, never make a move illegal:
+//! `evaluate` itself does not read the cache.
 
 use std::cell::RefCell;
 
