@@ -1,30 +1,606 @@
-//! Rekushu evaluation (baseline): the claimed-tile difference from the side to
-//! move's point of view, in centi-tiles.
+//! The Rekushu evaluation, move-ordering hints, noisy moves and move packing
+//! (`impl Evaluate for Board`). Weights live in `evalparams.rs`.
+//!
+//! The central notion is an **available claim**: a rectangle a side can claim
+//! on its next move. It is either *completed* (four own corners, claimable now)
+//! or a *3-corner threat* (three own corners, the fourth an empty vertex, edges
+//! and interior empty, no claimed tile inside): since a move places a stone and
+//! then claims, the side that places on the missing corner claims at once. The
+//! side to move therefore cashes its best available claim now; the opponent's
+//! available claims can only be blocked by a stone on their edges or inside (or
+//! on a threat's missing corner), one block per move.
+//!
+//! Threats are found in O(stones) with the nearest-neighbour argument of
+//! `claims.rs`: a threat's corner opposite the missing one (its *pivot*) has
+//! the two adjacent corners as its nearest stones along its row and column, so
+//! each stone is the pivot of at most four threats (one per quadrant).
+//!
+//! `move_hint` and `is_noisy` are called once per generated move; what they need
+//! about the position (the opponent's available claims, a canonical placement
+//! to go with each old claim) is computed once per position and kept in a
+//! per-thread cache keyed by the position's hash. A hash collision could only
+//! misorder moves or mislabel one as noisy, never make a move illegal:
+//! `evaluate` itself does not read the cache.
 
-use crate::core::Game;
-use crate::core::eval::{EvalParams, Evaluate};
-use crate::games::rekushu::{Board, Move};
+use std::cell::RefCell;
+
+use crate::core::Side;
+use crate::core::eval::{EvalParams, Evaluate, WIN_BOUND};
+
+use super::board::Board;
+use super::evalparams::{RekushuWeights, hint};
+use super::grid::{Grid, MAX, bits, next_above, next_below, span};
+use super::moves::{Move, Rect};
+
+const W: RekushuWeights = RekushuWeights::DEFAULT;
+
+/// A rectangle a side may claim on its next move; `missing` is the empty
+/// fourth corner of a 3-corner threat (`None` for a completed rectangle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Avail {
+    r: Rect,
+    missing: Option<(u8, u8)>,
+}
+
+impl Avail {
+    #[inline]
+    fn area(self) -> i32 {
+        self.r.area() as i32
+    }
+}
+
+/// How many of a side's largest available claims the race looks at.
+const TOP: usize = 4;
+
+/// The largest available claims of one side (largest first), their number,
+/// and the smaller terms gathered on the same pass.
+#[derive(Clone, Copy, Debug, Default)]
+struct SideScan {
+    best: [Option<Avail>; TOP],
+    count: i32,
+    /// Total area of threats whose missing corner the mirror rule forbids now.
+    latent: i32,
+    /// Quadrants where a stone's nearest row and column stones are both its own.
+    pivots: i32,
+}
+
+impl SideScan {
+    #[inline]
+    fn push(&mut self, a: Avail) {
+        self.count += 1;
+        // Insertion into a short sorted array; ties keep the first found.
+        let mut item = Some(a);
+        for slot in &mut self.best {
+            match (*slot, item) {
+                (None, _) => {
+                    *slot = item;
+                    return;
+                }
+                (Some(b), Some(x)) if x.area() > b.area() => {
+                    *slot = Some(x);
+                    item = Some(b);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[inline]
+    fn area(&self, i: usize) -> i32 {
+        self.best[i].map_or(0, Avail::area)
+    }
+}
+
+/// Per-position facts for `move_hint` / `is_noisy`, cached per thread: every
+/// per-move question becomes a table lookup, since the searcher asks them for
+/// every generated move (hundreds per node on a 20×20 board).
+struct Summary {
+    key: u64,
+    n: usize,
+    valid: bool,
+    /// Hint part for blocking the opponent's available claims, per vertex
+    /// (index `y * 26 + x`); valid where `blocked` is set.
+    block: [i32; 676],
+    blocked: Grid,
+    /// Hint part for the 3-corner threats a stone here would pivot; valid
+    /// where `threat` is set.
+    threat_hint: [i32; 676],
+    threat: Grid,
+    /// Placements whose nearest stone along the row or column is the mover's.
+    aligned: Grid,
+    /// Placements next to an own stone that already has an own neighbour on
+    /// the perpendicular line: the stone would be a threat's third corner.
+    extend: Grid,
+    /// Representative blocks of the opponent's available claims (noisy).
+    noisy_block: Grid,
+    /// The mover's completed rectangles, each with one placement (the first
+    /// legal one that does not touch it) under which claiming it is noisy.
+    /// (Fixed capacity keeps the cache free of heap data, so the per-thread
+    /// slot needs no destructor and each access is a plain load; rectangles
+    /// beyond it are simply not noisy.)
+    canon: [(Rect, (u8, u8)); CANON_CAP],
+    canon_len: usize,
+}
+
+const CANON_CAP: usize = 32;
+const NO_RECT: Rect = Rect {
+    x1: 0,
+    y1: 0,
+    x2: 0,
+    y2: 0,
+};
+
+impl Summary {
+    const EMPTY: Summary = Summary {
+        key: 0,
+        n: 0,
+        valid: false,
+        block: [0; 676],
+        blocked: Grid { rows: [0; 26] },
+        threat_hint: [0; 676],
+        threat: Grid { rows: [0; 26] },
+        aligned: Grid { rows: [0; 26] },
+        extend: Grid { rows: [0; 26] },
+        noisy_block: Grid { rows: [0; 26] },
+        canon: [(NO_RECT, (0, 0)); CANON_CAP],
+        canon_len: 0,
+    };
+}
+
+thread_local! {
+    static SUMMARY: RefCell<Summary> = const { RefCell::new(Summary::EMPTY) };
+}
+
+/// Whether (x, y) lies on a rectangle's edge next to a corner, or is `missing`:
+/// the few blocking placements quiescence tries (any stone on an edge or inside
+/// blocks; these stand for all of them).
+#[inline]
+fn representative_block(a: Avail, x: usize, y: usize) -> bool {
+    if a.missing == Some((x as u8, y as u8)) {
+        return true;
+    }
+    let (x1, y1, x2, y2) = (
+        a.r.x1 as usize,
+        a.r.y1 as usize,
+        a.r.x2 as usize,
+        a.r.y2 as usize,
+    );
+    ((y == y1 || y == y2) && (x == x1 + 1 || x + 1 == x2))
+        || ((x == x1 || x == x2) && (y == y1 + 1 || y + 1 == y2))
+}
+
+impl Board {
+    /// No stone on `r`'s edges or inside other than at its corners, and no
+    /// claimed tile inside. Corners are not checked.
+    #[inline]
+    fn clear_inside(&self, r: Rect) -> bool {
+        let (x1, y1, x2, y2) = (r.x1 as usize, r.y1 as usize, r.x2 as usize, r.y2 as usize);
+        let inner = if x2 > x1 + 1 { span(x1 + 1, x2 - 1) } else { 0 };
+        if self.occ.rows[y1] & inner != 0 || self.occ.rows[y2] & inner != 0 {
+            return false;
+        }
+        let closed = span(x1, x2);
+        for y in y1 + 1..y2 {
+            if self.occ.rows[y] & closed != 0 {
+                return false;
+            }
+        }
+        let tiles = span(x1, x2 - 1);
+        (y1..y2).all(|y| self.claimed.rows[y] & tiles == 0)
+    }
+
+    /// Calls `f(threat, pivot quadrant found)` for every 3-corner threat of
+    /// `side`, and returns the number of pivot quadrants.
+    fn threats(&self, side: Side, mut f: impl FnMut(Avail)) -> i32 {
+        let own = &self.stones[side.index()];
+        let mut pivots = 0;
+        for y in 0..self.n {
+            let mut line = own.rows[y];
+            while line != 0 {
+                let x = line.trailing_zeros() as usize;
+                line &= line - 1;
+                let row = self.occ.rows[y];
+                let col = self.occ_cols.rows[x];
+                let hs =
+                    [next_above(row, x), next_below(row, x)].map(|h| h.filter(|&h| own.get(h, y)));
+                if hs == [None, None] {
+                    continue;
+                }
+                let vs =
+                    [next_above(col, y), next_below(col, y)].map(|v| v.filter(|&v| own.get(x, v)));
+                for h in hs.into_iter().flatten() {
+                    for v in vs.into_iter().flatten() {
+                        pivots += 1;
+                        if self.occ.get(h, v) {
+                            continue;
+                        }
+                        if let Some(r) = Rect::from_corners(x, y, h, v)
+                            && self.clear_inside(r)
+                        {
+                            f(Avail {
+                                r,
+                                missing: Some((h as u8, v as u8)),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        pivots
+    }
+
+    /// The available claims of `side`. `legal` (the mover's placement rows)
+    /// splits the mover's threats into available and mirror-forbidden ones;
+    /// `None` for the opponent, whose ban after our move is unknown.
+    fn scan(&self, side: Side, legal: Option<&[u32; 26]>, mut each: impl FnMut(Avail)) -> SideScan {
+        let mut s = SideScan::default();
+        let mut rects = [Rect {
+            x1: 0,
+            y1: 0,
+            x2: 0,
+            y2: 0,
+        }; 676];
+        let k = self.claimable_rects(side, &mut rects);
+        for &r in &rects[..k] {
+            let a = Avail { r, missing: None };
+            s.push(a);
+            each(a);
+        }
+        let mut latent = 0;
+        s.pivots = self.threats(side, |a| {
+            let ok = match (legal, a.missing) {
+                (Some(rows), Some((mx, my))) => rows[my as usize] >> mx & 1 != 0,
+                _ => true,
+            };
+            if ok {
+                s.push(a);
+                each(a);
+            } else {
+                latent += a.area();
+            }
+        });
+        s.latent = latent;
+        s
+    }
+
+    /// Whether the mover has a legal placement inside the closed rectangle.
+    #[inline]
+    fn can_place_in(rows: &[u32; 26], x1: usize, y1: usize, x2: usize, y2: usize) -> bool {
+        if x1 > x2 || y1 > y2 {
+            return false;
+        }
+        let m = span(x1, x2);
+        rows[y1..=y2].iter().any(|&r| r & m != 0)
+    }
+
+    /// The one-round claim race, in tiles, for the side to move: it either
+    /// blocks the opponent's best claim, or claims one of its two best (a
+    /// completed rectangle can be claimed together with any placement, so it
+    /// blocks as well when a block is legal; a threat blocks only if its
+    /// missing corner happens to lie on the opponent's rectangle); then the
+    /// opponent claims its best remaining rectangle.
+    fn race(rows: &[u32; 26], me: &SideScan, opp: &SideScan) -> i32 {
+        let Some(b1) = opp.best[0] else {
+            return me.area(0);
+        };
+        let blockable = |r: Rect| {
+            Self::can_place_in(
+                rows,
+                r.x1 as usize,
+                r.y1 as usize,
+                r.x2 as usize,
+                r.y2 as usize,
+            )
+        };
+        // What the opponent still gets after we block b1: its largest other
+        // claim that the same stone cannot block too (a double threat).
+        let after_block = if !blockable(b1.r) {
+            b1.area()
+        } else {
+            opp.best[1..]
+                .iter()
+                .flatten()
+                .find(|b| {
+                    let (r1, r2) = (b1.r, b.r);
+                    !Self::can_place_in(
+                        rows,
+                        r1.x1.max(r2.x1) as usize,
+                        r1.y1.max(r2.y1) as usize,
+                        r1.x2.min(r2.x2) as usize,
+                        r1.y2.min(r2.y2) as usize,
+                    )
+                })
+                .map_or(0, |b| b.area())
+        };
+        let mut best = -after_block;
+        for a in me.best[..2].iter().copied().flatten() {
+            let blocks = match a.missing {
+                None => true,
+                Some((mx, my)) => b1.r.covers(mx as usize, my as usize),
+            };
+            let gets = if blocks { after_block } else { b1.area() };
+            best = best.max(a.area() - gets);
+        }
+        best
+    }
+
+    /// Legal placements of the side to move and empty non-dead vertices.
+    #[inline]
+    fn placement_counts(&self, rows: &[u32; 26]) -> (i32, i32) {
+        let full = self.full();
+        let mut mine = 0;
+        let mut empty = 0;
+        for (y, &row) in rows.iter().enumerate().take(self.n) {
+            mine += row.count_ones() as i32;
+            empty += (!self.occ.rows[y] & !self.dead.rows[y] & full).count_ones() as i32;
+        }
+        (mine, empty)
+    }
+
+    fn static_eval(&self) -> i32 {
+        let me = self.side;
+        let op = me.opp();
+        let rows = self.placement_rows();
+        let mine = self.scan(me, Some(&rows), |_| {});
+        let theirs = self.scan(op, None, |_| {});
+        let (my_places, empty) = self.placement_counts(&rows);
+
+        let late = W.late_empty_per_line * self.n as i32;
+        let phase = if empty < late {
+            (late - empty) * 256 / late
+        } else {
+            0
+        };
+        let tile_value = W.tile + W.tile_late_bonus * phase / 256;
+        let lead = self.counts[me.index()] as i32 - self.counts[op.index()] as i32;
+
+        let race = Self::race(&rows, &mine, &theirs);
+        let extra = (mine.count - 2).max(0) - (theirs.count - 2).max(0);
+        let mut score = tile_value * lead
+            + W.tile * W.race_percent * race / 100
+            + W.tile * W.second_claim_percent * mine.area(1) / 100
+            + W.tile * W.mirror_latent_percent * mine.latent / 100
+            + W.extra_claim * extra
+            + W.pivot * (mine.pivots - theirs.pivots);
+        // The opponent's count ignores its (unknown) next mirror ban, so this
+        // is zero or minus our banned vertices.
+        score += W.mobility * (my_places - empty) * (256 - phase) / 256;
+        score.clamp(-(WIN_BOUND - 1), WIN_BOUND - 1)
+    }
+
+    /// Builds the per-position facts used by `move_hint` and `is_noisy`, in
+    /// O(stones + claims' areas) plus a few checks per threat-pivot candidate:
+    /// the searcher asks for hints of every move of every node it expands.
+    #[inline(never)]
+    fn summarise(&self, s: &mut Summary) {
+        s.key = self.hash;
+        s.n = self.n;
+        s.valid = true;
+        s.canon_len = 0;
+        s.noisy_block = Grid::default();
+        s.blocked = Grid::default();
+        s.threat = Grid::default();
+        let rows = self.placement_rows();
+        let (block, blocked, noisy_block) = (&mut s.block, &mut s.blocked, &mut s.noisy_block);
+        self.scan(self.side.opp(), None, |a| {
+            let (x1, y1, x2, y2) = (
+                a.r.x1 as usize,
+                a.r.y1 as usize,
+                a.r.x2 as usize,
+                a.r.y2 as usize,
+            );
+            let m = span(x1, x2);
+            for (y, &row) in rows.iter().enumerate().take(y2 + 1).skip(y1) {
+                for x in bits(row & m) {
+                    let i = y * MAX + x;
+                    if !blocked.get(x, y) {
+                        blocked.set(x, y);
+                        block[i] = hint::BLOCK;
+                    }
+                    block[i] += hint::BLOCK_PER_TILE * a.area();
+                    if representative_block(a, x, y) {
+                        noisy_block.set(x, y);
+                    }
+                }
+            }
+        });
+        // Stretches of empty vertices whose nearest stone along a line is the
+        // mover's: `along_rows` by rows; `along_cols` in transposed layout.
+        let n = self.n;
+        let own = &self.stones[self.side.index()];
+        let mut own_t = Grid::default();
+        for y in 0..n {
+            for x in bits(own.rows[y]) {
+                own_t.set(y, x);
+            }
+        }
+        // For each line: the stretches beside each own stone, and (for
+        // `extend`) those beside own stones with an own perpendicular neighbour.
+        let stretches = |occ: &Grid, line: usize, p: usize| {
+            let hi = next_above(occ.rows[line], p).unwrap_or(n);
+            let lo = next_below(occ.rows[line], p).map_or(0, |q| q + 1);
+            let right = if p + 1 < hi { span(p + 1, hi - 1) } else { 0 };
+            let left = if lo < p { span(lo, p - 1) } else { 0 };
+            right | left
+        };
+        let has_own_neighbour = |occ: &Grid, mine: &Grid, line: usize, p: usize| {
+            next_above(occ.rows[line], p).is_some_and(|q| mine.get(q, line))
+                || next_below(occ.rows[line], p).is_some_and(|q| mine.get(q, line))
+        };
+        let mut along_rows = Grid::default();
+        let mut extend = Grid::default();
+        for y in 0..n {
+            for x in bits(own.rows[y]) {
+                let st = stretches(&self.occ, y, x);
+                along_rows.rows[y] |= st;
+                // Own column neighbour: the row stretch makes a third corner.
+                if has_own_neighbour(&self.occ_cols, &own_t, x, y) {
+                    extend.rows[y] |= st;
+                }
+            }
+        }
+        let mut along_cols = Grid::default();
+        for x in 0..n {
+            for y in bits(own_t.rows[x]) {
+                let st = stretches(&self.occ_cols, x, y);
+                for yy in bits(st) {
+                    along_cols.set(x, yy);
+                }
+                if has_own_neighbour(&self.occ, own, y, x) {
+                    for yy in bits(st) {
+                        extend.set(x, yy);
+                    }
+                }
+            }
+        }
+        for (y, &row) in rows.iter().enumerate().take(n) {
+            s.aligned.rows[y] = (along_rows.rows[y] | along_cols.rows[y]) & row;
+            s.extend.rows[y] = extend.rows[y] & row;
+            for x in bits(along_rows.rows[y] & along_cols.rows[y] & row) {
+                let (count, area) = self.pivot_threats(self.side, x, y);
+                if count > 0 {
+                    s.threat.set(x, y);
+                    s.threat_hint[y * MAX + x] = hint::THREAT
+                        + hint::THREAT_PER_TILE * area
+                        + if count > 1 { hint::DOUBLE_THREAT } else { 0 };
+                }
+            }
+        }
+        let mut rects = [Rect {
+            x1: 0,
+            y1: 0,
+            x2: 0,
+            y2: 0,
+        }; 676];
+        let k = self.claimable_rects(self.side, &mut rects);
+        for &r in &rects[..k] {
+            let first = (0..self.n).find_map(|y| {
+                let mut line = rows[y];
+                if (r.y1 as usize..=r.y2 as usize).contains(&y) {
+                    line &= !span(r.x1 as usize, r.x2 as usize);
+                }
+                (line != 0).then(|| (line.trailing_zeros() as u8, y as u8))
+            });
+            if let Some(v) = first
+                && s.canon_len < CANON_CAP
+            {
+                s.canon[s.canon_len] = (r, v);
+                s.canon_len += 1;
+            }
+        }
+    }
+
+    /// Runs `f` on this position's summary (built on first use).
+    #[inline]
+    fn with_summary<T>(&self, f: impl FnOnce(&Summary) -> T) -> T {
+        SUMMARY.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut s) => {
+                if !s.valid || s.key != self.hash || s.n != self.n {
+                    self.summarise(&mut s);
+                }
+                f(&s)
+            }
+            Err(_) => {
+                let mut s = Box::new(Summary::EMPTY);
+                self.summarise(&mut s);
+                f(&s)
+            }
+        })
+    }
+
+    /// The 3-corner threats `side` would pivot with a stone of its own on the
+    /// empty vertex (x, y) — its nearest row and column stones are its own and
+    /// the fourth corner is empty and clear — as (number, total area).
+    fn pivot_threats(&self, side: Side, x: usize, y: usize) -> (i32, i32) {
+        let own = &self.stones[side.index()];
+        let row = self.occ.rows[y];
+        let col = self.occ_cols.rows[x];
+        let mut count = 0;
+        let mut area = 0;
+        let hs = [next_above(row, x), next_below(row, x)].map(|h| h.filter(|&h| own.get(h, y)));
+        let vs = [next_above(col, y), next_below(col, y)].map(|v| v.filter(|&v| own.get(x, v)));
+        for h in hs.into_iter().flatten() {
+            for v in vs.into_iter().flatten() {
+                if !self.occ.get(h, v)
+                    && let Some(r) = Rect::from_corners(x, y, h, v)
+                    && self.clear_inside(r)
+                {
+                    count += 1;
+                    area += r.area() as i32;
+                }
+            }
+        }
+        (count, area)
+    }
+}
 
 impl Evaluate for Board {
+    /// Side to move's view, centi-tiles: tile lead (worth more as the empty
+    /// vertices run out), the claim race, the mover's second claim and
+    /// mirror-delayed threats, claim pressure, pivot structures, mobility.
     fn evaluate(&self, _params: &EvalParams) -> i32 {
-        let tiles = self.tile_counts();
-        let me = self.side_to_move().index();
-        (tiles[me] as i32 - tiles[1 - me] as i32) * 100
+        self.static_eval()
     }
 
+    fn move_hint(&self, mv: Move) -> i32 {
+        let (x, y) = mv.vertex();
+        if x >= self.n || y >= self.n {
+            return 0;
+        }
+        let i = y * MAX + x;
+        let h = self.with_summary(|s| {
+            let block = if s.blocked.get(x, y) { s.block[i] } else { 0 };
+            match mv.claim() {
+                Some(r) => hint::CLAIM + hint::CLAIM_PER_TILE * r.area() as i32 + block,
+                None => {
+                    let mut h = block;
+                    if s.threat.get(x, y) {
+                        h += s.threat_hint[i];
+                    }
+                    if s.extend.get(x, y) {
+                        h += hint::EXTEND;
+                    }
+                    if s.aligned.get(x, y) {
+                        h += hint::ALIGNED;
+                    }
+                    h
+                }
+            }
+        });
+        h.clamp(-1_000_000, 1_000_000)
+    }
+
+    /// Claims (with the placement that completes them, or that also blocks,
+    /// or one canonical placement for an old rectangle) and representative
+    /// blocks of the opponent's available claims.
     fn is_noisy(&self, mv: Move) -> bool {
-        mv.claim().is_some()
+        let (x, y) = mv.vertex();
+        if x >= self.n || y >= self.n {
+            return false;
+        }
+        self.with_summary(|s| {
+            let blocks = s.noisy_block.get(x, y);
+            match mv.claim() {
+                None => blocks,
+                Some(r) => {
+                    blocks
+                        || r.corners().contains(&(x, y))
+                        || s.canon[..s.canon_len].contains(&(r, (x as u8, y as u8)))
+                }
+            }
+        })
     }
 
+    /// Bits 0–9: the vertex; bit 10: a claim follows; bits 11–30: its corners.
     fn move_to_u32(&self, mv: Move) -> u32 {
         let (x, y) = mv.vertex();
-        let mut code = (x as u32) | (y as u32) << 5;
+        let mut code = (x as u32 & 31) | (y as u32 & 31) << 5;
         if let Some(r) = mv.claim() {
-            code |= 1 << 10;
-            code |= (r.x1 as u32) << 11
-                | (r.y1 as u32) << 16
-                | (r.x2 as u32) << 21
-                | (r.y2 as u32) << 26;
+            code |= 1 << 10
+                | (r.x1 as u32 & 31) << 11
+                | (r.y1 as u32 & 31) << 16
+                | (r.x2 as u32 & 31) << 21
+                | (r.y2 as u32 & 31) << 26;
         }
         code
     }

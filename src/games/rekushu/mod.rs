@@ -3,12 +3,15 @@
 //! Files, one concern each: `grid` (row-mask bitboards), `moves` (`Move`, `Rect`),
 //! `board` (state, hash, make/unmake, status), `claims` (claimable rectangles in
 //! O(stones)), `mirror` (mirror types and bans), `movegen` (generation and fast
-//! counting), `notation` (parse/format), `display` (`showboard`), `zobrist` (keys).
+//! counting), `notation` (parse/format), `display` (`showboard`), `zobrist` (keys),
+//! `eval` (`impl Evaluate`: evaluation, hints, noisy moves) with its weights in
+//! `evalparams`.
 
 mod board;
 mod claims;
 mod display;
-pub mod eval;
+mod eval;
+pub mod evalparams;
 pub mod grid;
 pub mod mirror;
 mod movegen;
