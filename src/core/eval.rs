@@ -29,9 +29,13 @@ pub const DRAW: i32 = 0;
 /// them through; their meaning belongs to each game's evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalParams {
-    /// REBUS: enumerate chains exactly rather than estimate them.
+    /// REBUS: the search considers every chain set and every nomination that
+    /// can matter (`mike`); when false, chains are capped per start square and
+    /// only the few most valuable nominations are tried (see
+    /// `games::rebus::searchgen`).
     pub exact_chains: bool,
-    /// REBUS: bonus (centi-units) for locking moves; 0 = neutral.
+    /// REBUS: bonus (centi-units) for each lock held, in the evaluation and in
+    /// move ordering (locks are then tried first); 0 = neutral.
     pub lock_bonus: i32,
 }
 
@@ -55,6 +59,21 @@ pub trait Evaluate: Game {
     /// within `±1_000_000` so it cannot overflow the picker's arithmetic.
     fn move_hint(&self, _mv: Self::Move) -> i32 {
         0
+    }
+
+    /// [`Evaluate::move_hint`] with the level's switches; defaults to it.
+    fn move_hint_with(&self, mv: Self::Move, _params: &EvalParams) -> i32 {
+        self.move_hint(mv)
+    }
+
+    /// The moves the searcher tries in this position. It must append a subset of
+    /// [`Game::generate_moves`] that is non-empty whenever that list is, so the
+    /// search only ever plays legal moves; a game may leave out moves it can
+    /// show to be equivalent to others, or (at weaker settings) moves judged
+    /// useless. Default: every legal move, which keeps fixed-depth values equal
+    /// to plain minimax.
+    fn generate_search_moves(&self, moves: &mut Vec<Self::Move>, _params: &EvalParams) {
+        self.generate_moves(moves);
     }
 
     /// Moves that change the evaluation sharply (captures, claims, immediate

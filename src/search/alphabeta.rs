@@ -169,7 +169,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     ) {
         list.clear();
         self.scratch.clear();
-        self.pos.generate_moves(&mut self.scratch);
+        self.pos
+            .generate_search_moves(&mut self.scratch, &self.eval);
         list.extend(self.scratch.iter().map(|&mv| ScoredMove {
             mv,
             score: 0,
@@ -187,6 +188,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             killers,
             &self.history,
             &self.params,
+            &self.eval,
         );
         if noisy_only {
             list.retain(|sm| sm.noisy);

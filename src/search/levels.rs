@@ -94,8 +94,9 @@ impl Level {
             tt_mb: 64,
             may_resign: true,
             resign_threshold: 5_000,
+            // Below `mike`, REBUS prunes chain sets and nominations in search.
             eval: EvalParams {
-                exact_chains: true,
+                exact_chains: false,
                 lock_bonus: 0,
             },
         };

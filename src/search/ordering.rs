@@ -5,7 +5,7 @@
 //! selection sort, since a cutoff usually comes after the first few moves.
 
 use crate::core::Side;
-use crate::search::eval::Evaluate;
+use crate::search::eval::{EvalParams, Evaluate};
 use crate::search::params::{
     HISTORY_MAX, HISTORY_SIZE, MAX_PLY, ORDER_KILLER, ORDER_NOISY, ORDER_TT, SearchParams,
 };
@@ -98,11 +98,12 @@ pub fn score_moves<G: Evaluate>(
     killers: [Option<G::Move>; 2],
     history: &History,
     params: &SearchParams,
+    eval: &EvalParams,
 ) {
     let side = pos.side_to_move();
     for sm in list.iter_mut() {
         let code = pos.move_to_u32(sm.mv);
-        let hint = pos.move_hint(sm.mv).clamp(-1_000_000, 1_000_000);
+        let hint = pos.move_hint_with(sm.mv, eval).clamp(-1_000_000, 1_000_000);
         sm.noisy = pos.is_noisy(sm.mv);
         sm.score = if tt_move == Some(code) {
             ORDER_TT
@@ -154,7 +155,15 @@ mod tests {
                 noisy: false,
             })
             .collect();
-        score_moves(pos, &mut list, tt, killers, h, &SearchParams::DEFAULT);
+        score_moves(
+            pos,
+            &mut list,
+            tt,
+            killers,
+            h,
+            &SearchParams::DEFAULT,
+            &EvalParams::default(),
+        );
         (0..list.len()).map(|i| pick(&mut list, i).mv.0).collect()
     }
 

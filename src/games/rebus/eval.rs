@@ -1,25 +1,289 @@
-//! REBUS evaluation (baseline): the difference in controlled squares, from the
-//! side to move's point of view, in centi-squares. Move ordering and richer
-//! terms come with the evaluation work of the searcher issue.
-
-use std::hash::{DefaultHasher, Hash, Hasher};
+//! REBUS evaluation, move-ordering hints, noisy moves and move codes.
+//!
+//! The value is in centi-squares from the side to move's view. Terms (weights in
+//! [`RebusWeights`], the one place to tune them):
+//! - **control**: controlled squares, plus a quadratic bonus from
+//!   [`RebusWeights::near_51_from`] squares on, since 51 wins outright;
+//! - **Stars**: active Stars by count, concave (the fifth is the cap: a side
+//!   at five can gain no Star, and Stars reach two squares);
+//! - **locks**: each locked square is safe but cannot attack; a lock one
+//!   covered edge from breaking (threshold 2 mixed, 3 uniform) loses most of
+//!   that; `EvalParams::lock_bonus` adds per lock held (`mike`);
+//! - **threats**: own squares the opponent could take next turn (first capture
+//!   or chain step; what the opponent captured last turn is protected only
+//!   against us), opponent squares we can take now (protection counts), Green
+//!   squares in reach of each side;
+//! - **chains**: the largest same-symbol region each side could sweep in one
+//!   turn (an upper bound on its best chain), worth more to the side to move;
+//! - **history boxes**: own squares over a buried opponent tile are cheap for
+//!   the opponent to win back (its capture restores its own tile), and the
+//!   reverse for us;
+//! - **tempo** for the side to move.
+//!
+//! Everything is square-set arithmetic (see [`super::threats`]); the only loops
+//! are over locks and full history boxes.
 
 use crate::core::Game;
-use crate::core::eval::{EvalParams, Evaluate};
-use crate::games::rebus::{Move, Position};
+use crate::core::eval::{EvalParams, Evaluate, WIN_BOUND};
+use crate::games::rebus::locks::covered_edges;
+use crate::games::rebus::square::Squares;
+use crate::games::rebus::tile::{Owner, STAR};
+use crate::games::rebus::{Move, MoveKind, Position};
+
+/// Evaluation and ordering weights, centi-squares unless said otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RebusWeights {
+    /// Per controlled square.
+    pub square: i32,
+    /// Control from which the 51 bonus starts.
+    pub near_51_from: i32,
+    /// Times (control - near_51_from)², so the bonus climbs steeply near 51.
+    pub near_51: i32,
+    /// By active Stars, 0..=5 (5 is the cap).
+    pub stars: [i32; 6],
+    /// Per locked square of a lock that is not close to breaking.
+    pub locked_square: i32,
+    /// Taken off per locked square when the opponent covers all but one of
+    /// the edges that break the lock.
+    pub lock_near_break: i32,
+    /// Per own square the opponent could take on its next turn.
+    pub threatened: i32,
+    /// Per opponent square the side to move can take now.
+    pub attackable: i32,
+    /// Per Green square in a side's reach.
+    pub green_reach: i32,
+    /// Per square of the largest region the side to move could sweep.
+    pub chain_mover: i32,
+    /// Per square of the largest region the opponent could sweep next turn.
+    pub chain_other: i32,
+    /// Per own square over a buried opponent tile (opposite sign for theirs).
+    pub restorable: i32,
+    /// For having the move.
+    pub tempo: i32,
+}
+
+impl RebusWeights {
+    pub const DEFAULT: RebusWeights = RebusWeights {
+        square: 100,
+        near_51_from: 40,
+        near_51: 10,
+        stars: [0, 60, 110, 150, 180, 200],
+        locked_square: 20,
+        lock_near_break: 15,
+        threatened: 15,
+        attackable: 10,
+        green_reach: 3,
+        chain_mover: 20,
+        chain_other: 8,
+        restorable: 10,
+        tempo: 20,
+    };
+}
+
+/// Move-ordering hints (unitless; larger is tried earlier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RebusHints {
+    /// Per captured square.
+    pub square: i32,
+    /// Extra per captured opponent square (a two-square swing).
+    pub from_opponent: i32,
+    /// Extra per captured opponent Star.
+    pub star_capture: i32,
+    /// Extra per square restored to our own tile.
+    pub restore: i32,
+    /// Extra per square when the attacker copied is a Star.
+    pub star_copy: i32,
+    /// A capture that reaches 51.
+    pub wins: i32,
+    /// A nomination of a square the opponent might take.
+    pub nominate: i32,
+    /// Extra when the nominee shows a Star.
+    pub nominate_star: i32,
+    /// A lock, plus `lock_square` per square, plus 10 × `EvalParams::lock_bonus`.
+    pub lock: i32,
+    pub lock_square: i32,
+}
+
+impl RebusHints {
+    pub const DEFAULT: RebusHints = RebusHints {
+        square: 100,
+        from_opponent: 60,
+        star_capture: 150,
+        restore: 80,
+        star_copy: 40,
+        wins: 100_000,
+        nominate: 20,
+        nominate_star: 60,
+        lock: 50,
+        lock_square: 20,
+    };
+}
+
+const W: RebusWeights = RebusWeights::DEFAULT;
+const H: RebusHints = RebusHints::DEFAULT;
+
+#[inline]
+fn near_51(control: i32) -> i32 {
+    let d = (control - W.near_51_from).max(0);
+    d * d * W.near_51
+}
+
+impl Position {
+    /// The evaluation (see the module documentation).
+    pub fn eval_with(&self, params: &EvalParams) -> i32 {
+        let me = self.side;
+        let (mi, oi) = (me.index(), me.opp().index());
+        let c = self.counts();
+        let (cm, co) = (c[mi] as i32, c[oi] as i32);
+        let mut s = (cm - co) * W.square + near_51(cm) - near_51(co) + W.tempo;
+
+        let sm = self.active_stars(me).min(5) as usize;
+        let so = self.active_stars(me.opp()).min(5) as usize;
+        s += W.stars[sm] - W.stars[so];
+
+        for l in self.locks() {
+            let k2 = (l.size as i32) * (l.size as i32);
+            let other = self.own[1 - l.owner as usize];
+            let mut v = k2 * W.locked_square + params.lock_bonus;
+            if covered_edges(l.origin, l.size, other) + 1 >= l.threshold() {
+                v -= k2 * W.lock_near_break;
+            }
+            s += if l.owner as usize == mi { v } else { -v };
+        }
+
+        let mine = self.capture_map(me, self.protected);
+        let theirs = self.capture_map(me.opp(), 0);
+        let green = self.own[Owner::Green.index()];
+        s += (mine.all & self.own[oi]).count_ones() as i32 * W.attackable;
+        s -= (theirs.all & self.own[mi]).count_ones() as i32 * W.threatened;
+        s += ((mine.all & green).count_ones() as i32 - (theirs.all & green).count_ones() as i32)
+            * W.green_reach;
+        s += mine.best as i32 * W.chain_mover - theirs.best as i32 * W.chain_other;
+
+        let (my_owner, their_owner) = (Owner::of(me), Owner::of(me.opp()));
+        for sq in Squares(self.boxed) {
+            let (Some(b), v) = (self.boxes[sq as usize], self.visible[sq as usize]) else {
+                continue;
+            };
+            if v.owner == my_owner && b.owner == their_owner {
+                s -= W.restorable;
+            } else if v.owner == their_owner && b.owner == my_owner {
+                s += W.restorable;
+            }
+        }
+        s.clamp(-WIN_BOUND / 2, WIN_BOUND / 2)
+    }
+
+    /// The ordering hint of `mv` with a lock bonus.
+    pub fn hint(&self, mv: Move, lock_bonus: i32) -> i32 {
+        match mv.kind() {
+            MoveKind::Capture {
+                symbol,
+                squares,
+                nominee,
+            } => {
+                let me = self.side;
+                let oi = me.opp().index();
+                let n = squares.count_ones() as i32;
+                let opp = squares & self.own[oi];
+                let mut h = n * H.square
+                    + opp.count_ones() as i32 * H.from_opponent
+                    + (opp & self.sym[STAR as usize]).count_ones() as i32 * H.star_capture;
+                let my_owner = Owner::of(me);
+                for sq in Squares(squares & self.boxed) {
+                    if self.boxes[sq as usize].is_some_and(|b| b.owner == my_owner) {
+                        h += H.restore;
+                    }
+                }
+                if symbol == STAR {
+                    h += n * H.star_copy;
+                }
+                if self.counts()[me.index()] as i32 + n >= 51 {
+                    h += H.wins;
+                }
+                if let Some(q) = nominee {
+                    h += H.nominate;
+                    if self.tile(q).symbol == STAR {
+                        h += H.nominate_star;
+                    }
+                }
+                h
+            }
+            MoveKind::Lock { size, .. } => {
+                let k2 = (size as i32) * (size as i32);
+                H.lock + k2 * H.lock_square + 10 * lock_bonus.clamp(0, 10_000)
+            }
+            MoveKind::Pass | MoveKind::Yield => 0,
+        }
+    }
+}
 
 impl Evaluate for Position {
-    fn evaluate(&self, _params: &EvalParams) -> i32 {
-        let counts = self.counts();
-        let me = self.side_to_move().index();
-        (counts[me] as i32 - counts[1 - me] as i32) * 100
+    fn evaluate(&self, params: &EvalParams) -> i32 {
+        self.eval_with(params)
+    }
+
+    fn move_hint(&self, mv: Move) -> i32 {
+        self.hint(mv, 0)
+    }
+
+    fn move_hint_with(&self, mv: Move, params: &EvalParams) -> i32 {
+        self.hint(mv, params.lock_bonus)
+    }
+
+    fn generate_search_moves(&self, moves: &mut Vec<Move>, params: &EvalParams) {
+        self.search_moves(moves, params.exact_chains);
+    }
+
+    /// Bare captures (no nomination) that take two or more squares, an
+    /// opponent Star, or reach 51. Nominated variants are quiet, so quiescence
+    /// does not multiply by the nominations.
+    fn is_noisy(&self, mv: Move) -> bool {
+        let MoveKind::Capture {
+            squares,
+            nominee: None,
+            ..
+        } = mv.kind()
+        else {
+            return false;
+        };
+        let n = squares.count_ones();
+        let oi = self.side.opp().index();
+        n >= 2
+            || squares & self.own[oi] & self.sym[STAR as usize] != 0
+            || self.counts()[self.side_to_move().index()] + n >= 51
     }
 
     fn move_to_u32(&self, mv: Move) -> u32 {
-        // A move is 128 bits; a fixed-key hash keeps codes distinct in practice,
-        // and the searcher only trusts a code that matches a generated move.
-        let mut h = DefaultHasher::new();
-        mv.hash(&mut h);
-        h.finish() as u32
+        // A 64-bit mix of the 128 packed bits, folded: distinct in practice among
+        // one position's moves, and the searcher only trusts a code that matches
+        // a generated move.
+        let b = mv.bits();
+        let mut z = (b as u64) ^ ((b >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 33)).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        z = (z ^ (z >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        z ^= z >> 33;
+        (z ^ (z >> 32)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::eval::WIN_BOUND;
+
+    #[test]
+    fn standard_setup_is_balanced_and_codes_distinct() {
+        let p = Position::standard();
+        let e = p.evaluate(&EvalParams::default());
+        // Symmetric setup: only the tempo and the side to move's view differ.
+        assert!(e.abs() < 200, "{e}");
+        assert!(e.abs() < WIN_BOUND);
+        let mut moves = Vec::new();
+        p.generate_moves(&mut moves);
+        let mut codes: Vec<u32> = moves.iter().map(|&m| p.move_to_u32(m)).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), moves.len());
     }
 }

@@ -8,6 +8,11 @@
 //! - [`movegen`]: captures, locks, pass, and the multiplying move counter;
 //! - [`chains`]: distinct chain sets (§2.4) and canonical walks (§2.8);
 //! - [`locks`]: lock blocks, outside edges, breaking (§2.6);
+//! - [`threats`]: what a side could capture this turn, as square sets (for
+//!   the evaluation and the search's move selection);
+//! - [`searchgen`]: the moves the searcher tries (nominations that can matter,
+//!   capped chains below `mike`);
+//! - [`eval`]: the static evaluation, ordering hints and its weights;
 //! - [`notation`]: move parsing and canonical tokens (§2.8);
 //! - [`fen`]: the position string (§2.9) and its validation errors;
 //! - [`deal`]: the standard setup (§2.2) and the seeded random deal;
@@ -27,7 +32,9 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod searchgen;
 pub mod square;
+pub mod threats;
 pub mod tile;
 pub mod zobrist;
 

@@ -73,6 +73,12 @@ impl Move {
         }
     }
 
+    /// The packed bits (for hashing into compact codes).
+    #[inline]
+    pub const fn bits(self) -> u128 {
+        self.0
+    }
+
     /// The captured squares (empty for other moves).
     #[inline]
     pub const fn squares(self) -> SquareSet {

@@ -1,0 +1,310 @@
+//! The moves the searcher tries in a REBUS position
+//! ([`crate::core::eval::Evaluate::generate_search_moves`]); the exact list of
+//! RULES §2.8 ([`crate::core::Game::generate_moves`]) stays for perft,
+//! `list_moves` and move parsing.
+//!
+//! Every capture set comes in 1 + #nominable variants (§2.5), about 28 times
+//! more moves than capture sets, and most nominations change nothing:
+//! nominating a square the opponent could not capture (or chain through) on its
+//! next turn leaves its replies, and so every position after them, exactly as
+//! without the nomination. So:
+//!
+//! - **exact** (`EvalParams::exact_chains`, `mike`): every chain set, each bare
+//!   and with every nomination of a square the opponent might capture next turn
+//!   ([`Position::nominees_that_matter`], a superset of the squares that can
+//!   matter). No move is lost up to this equivalence: the search sees a move
+//!   of equal value for every legal move.
+//! - **pruned** (below `mike`): the same nominations, but only the
+//!   [`NOMINATIONS_KEPT`] most valuable; and chain sets found by a search
+//!   capped at [`CHAIN_STATES_PER_START`] (set, end) states per start square
+//!   (every single capture is always kept, and in clusters of a few squares
+//!   every set is found), so a large same-symbol cluster cannot explode.
+//!
+//! Every move produced is legal, and the list is non-empty whenever the legal
+//! list is (pass when no capture, the locks, and every capture has its bare form).
+
+use ahash::AHashSet;
+
+use super::Move;
+use super::locks::covered_edges;
+use super::position::Position;
+use super::square::{ALL, SquareSet, Squares, bit, orth};
+use super::tile::{NUM_PLAYER_SYMBOLS, NUM_SYMBOLS, Owner, STAR, Symbol};
+use crate::core::Status;
+
+/// Nominations tried per capture set below `mike`.
+pub const NOMINATIONS_KEPT: usize = 2;
+/// (set, end) states explored per start square of a chain below `mike`.
+pub const CHAIN_STATES_PER_START: usize = 64;
+
+impl Position {
+    /// The mover's nominable squares that the opponent might capture (first
+    /// capture or chain step) on its next turn, whatever capture the mover makes.
+    /// A nomination outside this set is equivalent to none.
+    ///
+    /// After a capture of set S: S is protected; no other square changes owner
+    /// or symbol; the opponent's attackers are its unlocked squares before, plus
+    /// the squares of its locks our capture might break; our locks break only if
+    /// the opponent covers them already (its squares only shrink). A restoration
+    /// handing the opponent a tile cannot arise in play (a buried opponent tile
+    /// lies under our own); if a set-up position has one, nothing is pruned.
+    pub fn nominees_that_matter(&self) -> SquareSet {
+        let me = self.side;
+        let (mi, oi) = (me.index(), me.opp().index());
+        let nominable = self.nominable();
+        let opp_owner = Owner::of(me.opp());
+        for sq in Squares(self.boxed & !self.own[oi]) {
+            if self.boxes[sq as usize].is_some_and(|b| b.owner == opp_owner) {
+                return nominable;
+            }
+        }
+        let cover = self.own[mi] | self.capture_map(me, self.protected).all;
+        let mut freed: SquareSet = 0;
+        let mut unlocked: SquareSet = 0;
+        for l in self.locks() {
+            if l.owner as usize == oi && covered_edges(l.origin, l.size, cover) >= l.threshold() {
+                freed |= l.mask();
+            }
+            if l.owner as usize == mi
+                && covered_edges(l.origin, l.size, self.own[oi]) >= l.threshold()
+            {
+                unlocked |= l.mask();
+            }
+        }
+        let attackers = (self.own[oi] & !self.locked) | freed;
+        let eligible = ALL & !self.own[oi] & !(self.locked & !unlocked);
+        self.capture_map_with(attackers, eligible).all & nominable
+    }
+
+    /// The nominees the search tries, in square order: all of
+    /// [`Position::nominees_that_matter`] when `exact`, else the most valuable few.
+    pub fn search_nominees(&self, exact: bool) -> Vec<u8> {
+        let matter = self.nominees_that_matter();
+        if exact || matter.count_ones() as usize <= NOMINATIONS_KEPT {
+            return Squares(matter).collect();
+        }
+        let mut scored: Vec<(i32, u8)> = Squares(matter)
+            .map(|n| {
+                let t = self.visible[n as usize].symbol;
+                let linked = (orth(bit(n)) & matter & self.sym[t as usize]).count_ones() as i32;
+                let star = if t == STAR { 150 } else { 0 };
+                (100 + star + 40 * linked, n)
+            })
+            .collect();
+        // Best first; ties by square, so the choice is deterministic.
+        scored.sort_by_key(|&(v, n)| (std::cmp::Reverse(v), n));
+        let mut kept: Vec<u8> = scored
+            .iter()
+            .take(NOMINATIONS_KEPT)
+            .map(|&(_, n)| n)
+            .collect();
+        kept.sort_unstable();
+        kept
+    }
+
+    /// Like [`Position::for_each_capture`], with chain sets from
+    /// [`for_each_chain_set_capped`].
+    fn for_each_capture_capped(&self, cap: usize, mut f: impl FnMut(Symbol, SquareSet)) {
+        let cx = self.capture_context(self.side, self.protected);
+        for s in 0..NUM_PLAYER_SYMBOLS {
+            let a = cx.attackers[s];
+            if a == 0 {
+                continue;
+            }
+            let r = super::square::reach(a, s == STAR as usize) & cx.eligible & !self.sym[s];
+            if r == 0 {
+                continue;
+            }
+            let inc = cx.restores_star
+                | if s == STAR as usize {
+                    ALL & !self.boxed
+                } else {
+                    0
+                };
+            for t in 0..NUM_SYMBOLS {
+                let starts = r & self.sym[t];
+                if starts == 0 {
+                    continue;
+                }
+                let e = cx.eligible & self.sym[t];
+                for_each_chain_set_capped(e, starts, inc, cx.budget, cap, |set| {
+                    f(s as Symbol, set)
+                });
+            }
+        }
+    }
+
+    /// The search's move list (see the module documentation).
+    pub fn search_moves(&self, out: &mut Vec<Move>, exact: bool) {
+        if self.compute_status() != Status::Ongoing {
+            return;
+        }
+        let nominees = self.search_nominees(exact);
+        let mut any = false;
+        let mut push = |symbol: Symbol, squares: SquareSet| {
+            any = true;
+            out.push(Move::capture(symbol, squares, None));
+            for &n in &nominees {
+                out.push(Move::capture(symbol, squares, Some(n)));
+            }
+        };
+        if exact {
+            self.for_each_capture(&mut push);
+        } else {
+            self.for_each_capture_capped(CHAIN_STATES_PER_START, &mut push);
+        }
+        if !any {
+            out.push(Move::PASS);
+        }
+        self.for_each_lock(|origin, size| out.push(Move::lock(origin, size)));
+    }
+}
+
+/// [`super::chains::for_each_chain_set`] exploring at most `cap` (set, end)
+/// states from each start square: a subset of its sets, always including every
+/// single square.
+pub fn for_each_chain_set_capped(
+    eligible: SquareSet,
+    starts: SquareSet,
+    inc: SquareSet,
+    budget: u32,
+    cap: usize,
+    mut emit: impl FnMut(SquareSet),
+) {
+    let starts = starts & eligible & !if budget == 0 { inc } else { 0 };
+    if starts == 0 {
+        return;
+    }
+    if orth(starts) & eligible == 0 {
+        for q in Squares(starts) {
+            emit(bit(q));
+        }
+        return;
+    }
+    let mut seen: AHashSet<(SquareSet, u8)> = AHashSet::new();
+    let mut found: Vec<SquareSet> = Vec::new();
+    let mut stack: Vec<(SquareSet, u8)> = Vec::new();
+    for q in Squares(starts) {
+        if orth(bit(q)) & eligible == 0 {
+            emit(bit(q));
+            continue;
+        }
+        found.push(bit(q));
+        if !seen.insert((bit(q), q)) {
+            continue;
+        }
+        stack.clear();
+        stack.push((bit(q), q));
+        let mut explored = 0;
+        while let Some((set, end)) = stack.pop() {
+            found.push(set);
+            explored += 1;
+            if explored >= cap {
+                break;
+            }
+            for n in Squares(orth(bit(end)) & eligible & !set) {
+                let next = set | bit(n);
+                if (next & inc).count_ones() > budget {
+                    continue;
+                }
+                if seen.insert((next, n)) {
+                    stack.push((next, n));
+                }
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    for s in found {
+        emit(s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Game;
+
+    /// Search moves are legal moves; every capture set keeps its bare form; in
+    /// exact mode the capture sets are exactly the legal ones.
+    #[test]
+    fn search_moves_are_legal_and_cover_sets() {
+        for seed in 0..30u64 {
+            let mut p = Position::random(seed);
+            for ply in 0..60 {
+                if p.status() != Status::Ongoing {
+                    break;
+                }
+                let mut legal = Vec::new();
+                p.generate_moves(&mut legal);
+                let legal_set: AHashSet<Move> = legal.iter().copied().collect();
+                let mut sets = Vec::new();
+                p.generate_capture_sets(&mut sets);
+                for exact in [false, true] {
+                    let mut mine = Vec::new();
+                    p.search_moves(&mut mine, exact);
+                    assert!(!mine.is_empty());
+                    for m in &mine {
+                        assert!(legal_set.contains(m), "seed {seed} ply {ply}: {m:?}");
+                    }
+                    let bare: AHashSet<Move> = mine
+                        .iter()
+                        .filter(|m| m.squares() != 0)
+                        .map(|m| m.without_nominee())
+                        .collect();
+                    if exact {
+                        assert_eq!(bare.len(), sets.len());
+                    }
+                    for m in &sets {
+                        if m.squares().count_ones() == 1 {
+                            assert!(bare.contains(m), "single capture kept");
+                        }
+                    }
+                }
+                let mv = legal[(seed as usize * 31 + ply * 17) % legal.len()];
+                p.make_move(mv);
+            }
+        }
+    }
+
+    /// A nomination outside `nominees_that_matter` never changes the
+    /// opponent's replies.
+    #[test]
+    fn pruned_nominations_change_no_reply() {
+        for seed in 100..115u64 {
+            let mut p = Position::random(seed);
+            for ply in 0..40 {
+                if p.status() != Status::Ongoing {
+                    break;
+                }
+                let matter = p.nominees_that_matter();
+                let mut sets = Vec::new();
+                p.generate_capture_sets(&mut sets);
+                for &bare in sets.iter().step_by(5) {
+                    p.make_move(bare);
+                    let mut base = Vec::new();
+                    p.generate_moves(&mut base);
+                    p.unmake_move(bare);
+                    let nominable = p.nominable();
+                    for n in Squares(nominable & !matter) {
+                        let crate::games::rebus::MoveKind::Capture {
+                            symbol, squares, ..
+                        } = bare.kind()
+                        else {
+                            continue;
+                        };
+                        let nm = Move::capture(symbol, squares, Some(n));
+                        p.make_move(nm);
+                        let mut replies = Vec::new();
+                        p.generate_moves(&mut replies);
+                        p.unmake_move(nm);
+                        assert_eq!(replies, base, "seed {seed} ply {ply} nominee {n}");
+                    }
+                }
+                let mut legal = Vec::new();
+                p.generate_moves(&mut legal);
+                p.make_move(legal[(seed as usize * 13 + ply * 7) % legal.len()]);
+            }
+        }
+    }
+}
