@@ -1,0 +1,156 @@
+//! Tiny real matches: `level random` against itself on both games, two games
+//! at a time; the summary adds up, nothing misbehaves, and every record
+//! replays legally under the rules.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use tessera::core::{Game, Notation, Status};
+use tessera::games::rebus::Position;
+use tessera::games::rekushu::Board;
+
+fn check_summary(s: &Value, games: u64) {
+    assert_eq!(u(s, "games_played"), games, "{s}");
+    assert_eq!(u(s, "faults"), 0, "{s}");
+    assert_eq!(u(s, "arena_errors"), 0, "{s}");
+    let p = &s["pairings"][0];
+    assert_eq!(u(p, "wins") + u(p, "losses") + u(p, "draws"), games);
+    let penta: u64 = p["pentanomial"]
+        .as_array()
+        .expect("pentanomial")
+        .iter()
+        .filter_map(Value::as_u64)
+        .sum();
+    assert_eq!(penta, games / 2, "every pair complete: {p}");
+    let games_list = s["games"].as_array().expect("games");
+    assert_eq!(games_list.len() as u64, games);
+    for g in games_list {
+        assert!(g["fault"].is_null(), "{g}");
+    }
+}
+
+/// Replays a record's moves with the rules, from `start`; returns the final status.
+fn replay<G: Notation>(mut pos: G, record: &str) -> (G, usize) {
+    let mut plies = 0;
+    for line in record.lines().skip_while(|l| !l.is_empty()).skip(1) {
+        let text = line.split('#').next().unwrap_or("").trim();
+        let mv = pos
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("record move '{text}': {e}"));
+        pos.make_move(mv);
+        plies += 1;
+    }
+    (pos, plies)
+}
+
+fn tag<'a>(record: &'a str, name: &str) -> &'a str {
+    let prefix = format!("[{name} \"");
+    record
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .and_then(|l| l.strip_suffix("\"]"))
+        .unwrap_or_else(|| panic!("tag {name} in {record}"))
+}
+
+fn records(s: &Value) -> Vec<String> {
+    s["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| {
+            std::fs::read_to_string(g["record"].as_str().expect("record path")).expect("record")
+        })
+        .collect()
+}
+
+#[test]
+fn random_vs_random_rebus() {
+    let (s, table) = run_arena(
+        "match-rebus",
+        &[
+            "--game",
+            "rebus",
+            "--engine",
+            &engine("r1", ""),
+            "--engine",
+            &engine("r2", ""),
+            "--init",
+            "r1=level random",
+            "--init",
+            "r2=level random",
+            "--init",
+            "r2=setoption seed 99",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--seed",
+            "5",
+        ],
+    );
+    check_summary(&s, 4);
+    assert!(table.contains("r1 vs r2"), "{table}");
+    for r in records(&s) {
+        assert_eq!(tag(&r, "Game"), "rebus");
+        let start = Position::from_position_string(tag(&r, "Start")).expect("start position");
+        let (end, plies) = replay(start, &r);
+        assert_eq!(plies.to_string(), tag(&r, "Plies"));
+        assert_ne!(end.status(), Status::Ongoing, "the game ended by the rules");
+        let result = tag(&r, "Result");
+        let expected = match end.status() {
+            Status::Won(tessera::core::Side::First) => "1-0",
+            Status::Won(_) => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert_eq!(result, expected, "{r}");
+    }
+    // Both deals of a pair are the same, and the two pairs differ.
+    let starts: Vec<String> = records(&s)
+        .iter()
+        .map(|r| tag(r, "Start").to_string())
+        .collect();
+    assert_eq!(starts[0], starts[1]);
+    assert_ne!(starts[0], starts[2]);
+}
+
+#[test]
+fn random_vs_random_rekushu() {
+    let (s, _) = run_arena(
+        "match-rekushu",
+        &[
+            "--game",
+            "rekushu",
+            "--size",
+            "8",
+            "--engine",
+            &engine("r1", ""),
+            "--engine",
+            &engine("r2", ""),
+            "--init",
+            "r1=level random",
+            "--init",
+            "r2=level random",
+            "--init",
+            "r2=setoption seed 7",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--opening-plies",
+            "4",
+            "--movetime",
+            "0.5",
+        ],
+    );
+    check_summary(&s, 4);
+    assert_eq!(s["size"].as_u64(), Some(8));
+    for r in records(&s) {
+        assert_eq!(tag(&r, "Size"), "8");
+        let openings = r.lines().filter(|l| l.ends_with("# opening")).count();
+        assert_eq!(openings, 4, "{r}");
+        let (end, _) = replay(Board::new(8).expect("8x8"), &r);
+        assert_ne!(end.status(), Status::Ongoing, "{r}");
+        assert_eq!(tag(&r, "Reason"), "no-placement");
+    }
+}
