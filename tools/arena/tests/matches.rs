@@ -154,3 +154,44 @@ fn random_vs_random_rekushu() {
         assert_eq!(tag(&r, "Reason"), "no-placement");
     }
 }
+
+#[test]
+fn sprt_stops_a_lopsided_match() {
+    // UCT with 300 playouts a move against random play on 6x6: deterministic
+    // (playout budgets and seeds, one game at a time), and lopsided enough for
+    // the SPRT to accept H1 long before the 100-game cap.
+    let (s, table) = run_arena(
+        "match-sprt",
+        &[
+            "--game",
+            "rekushu",
+            "--size",
+            "6",
+            "--engine",
+            &engine("uct", ""),
+            "--engine",
+            &engine("random", ""),
+            "--init",
+            "uct=level uct",
+            "--init",
+            "random=level random",
+            "--nodes",
+            "uct=300",
+            "--games",
+            "100",
+            "--sprt",
+            "elo0=0",
+            "elo1=50",
+            "alpha=0.05",
+            "beta=0.05",
+        ],
+    );
+    let sprt = &s["sprt"];
+    assert_eq!(sprt["result"], "h1", "{s}");
+    assert!(sprt["llr"].as_f64().expect("llr") >= sprt["upper"].as_f64().expect("upper"));
+    let played = u(&s, "games_played");
+    assert!(played < 100 && played % 2 == 0, "{played}");
+    assert_eq!(u(&s, "faults"), 0);
+    assert!(table.contains("H1 accepted"), "{table}");
+    assert!(s["engines"][0]["tc"] == "nodes 300", "{s}");
+}
