@@ -87,6 +87,9 @@ struct Cli {
     /// Stop by SPRT on game pairs: elo0=E elo1=E [alpha=A] [beta=B] (head to head only)
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     sprt: Vec<String>,
+    /// The SPRT stops the match only after this many complete game pairs
+    #[arg(long, default_value_t = 10)]
+    sprt_min_pairs: u64,
     /// Games played at once (each with its own engine processes)
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -207,6 +210,7 @@ fn config(cli: Cli) -> Result<(Config, Option<PathBuf>), String> {
             },
             games,
             sprt,
+            sprt_min_pairs: cli.sprt_min_pairs,
             concurrency: cli.concurrency.max(1),
             openings,
             timing: Timing {

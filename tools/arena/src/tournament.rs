@@ -38,6 +38,10 @@ pub struct Config {
     /// Games per pairing; with an SPRT, the most it may take.
     pub games: u64,
     pub sprt: Option<Sprt>,
+    /// The SPRT decides only after this many complete pairs: with few pairs the
+    /// variance estimate (regularized as fastchess and OpenBench do) is so small
+    /// that one lucky pair would cross a bound.
+    pub sprt_min_pairs: u64,
     pub concurrency: usize,
     pub openings: OpeningSource,
     pub timing: Timing,
@@ -155,9 +159,11 @@ pub struct SprtReport {
     pub result: SprtResult,
 }
 
-fn sprt_report(sprt: &Sprt, p: &Pentanomial) -> SprtReport {
+/// The SPRT on pairs `p`; no decision before `min_pairs` complete pairs.
+fn sprt_report(sprt: &Sprt, p: &Pentanomial, min_pairs: u64) -> SprtReport {
     let (lower, upper) = sprt.bounds();
     let llr = sprt.llr(p);
+    let enough = p.iter().sum::<u64>() >= min_pairs;
     SprtReport {
         elo0: sprt.elo0,
         elo1: sprt.elo1,
@@ -166,7 +172,11 @@ fn sprt_report(sprt: &Sprt, p: &Pentanomial) -> SprtReport {
         llr,
         lower,
         upper,
-        result: sprt.decide(llr),
+        result: if enough {
+            sprt.decide(llr)
+        } else {
+            SprtResult::Continue
+        },
     }
 }
 
@@ -348,7 +358,7 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
         if let Some(sprt) = &config.sprt
             && sprt_done.is_none()
         {
-            let r = sprt_report(sprt, &stats[p].pentanomial);
+            let r = sprt_report(sprt, &stats[p].pentanomial, config.sprt_min_pairs);
             status.push_str(&format!(
                 " | LLR {:.2} ({:.2}, {:.2})",
                 r.llr, r.lower, r.upper
@@ -371,10 +381,11 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
         .iter()
         .filter(|r| r.reason.starts_with("arena error"))
         .count() as u64;
-    let sprt = config
-        .sprt
-        .as_ref()
-        .and_then(|s| stats.first().map(|st| sprt_report(s, &st.pentanomial)));
+    let sprt = config.sprt.as_ref().and_then(|s| {
+        stats
+            .first()
+            .map(|st| sprt_report(s, &st.pentanomial, config.sprt_min_pairs))
+    });
     Ok(Summary {
         game: config.kind.id().to_string(),
         size: match config.kind {
