@@ -163,24 +163,29 @@ impl EngineProcess {
         self.recv(deadline)
     }
 
-    /// The engine's summary of its last `genmove` (the text after `genmove <move>: `),
-    /// if it wrote one.
-    pub fn take_summary(&mut self) -> Option<String> {
-        let line = match self.summaries.try_recv() {
-            Ok(l) => Some(l),
-            // Stderr and stdout are separate pipes: the line may still be on its way.
-            Err(_) if self.reports_summaries => {
-                self.summaries.recv_timeout(Duration::from_millis(20)).ok()
-            }
-            Err(_) => None,
-        }?;
-        // Older lines (a search that was overtaken) are dropped; keep the last.
-        let mut last = line;
-        while let Ok(l) = self.summaries.try_recv() {
-            last = l;
+    /// The engine's summary of the `genmove` that answered `reply` (the text
+    /// after `genmove <reply>: ` on stderr), if it wrote one. Lines about other
+    /// moves (left over from earlier) are dropped.
+    pub fn take_summary(&mut self, reply: &str) -> Option<String> {
+        let matching = |line: &str| -> Option<String> {
+            let (mv, summary) = line.strip_prefix("genmove ")?.split_once(": ")?;
+            mv.trim()
+                .eq_ignore_ascii_case(reply.trim())
+                .then(|| summary.trim().to_string())
+        };
+        let mut found = None;
+        while let Ok(line) = self.summaries.try_recv() {
+            self.reports_summaries = true;
+            found = matching(&line).or(found);
         }
-        self.reports_summaries = true;
-        last.split_once(": ").map(|(_, s)| s.trim().to_string())
+        // Stderr and stdout are separate pipes: the line may still be on its way.
+        if found.is_none()
+            && self.reports_summaries
+            && let Ok(line) = self.summaries.recv_timeout(Duration::from_millis(20))
+        {
+            found = matching(&line);
+        }
+        found
     }
 
     /// Drops any summary left from earlier moves.

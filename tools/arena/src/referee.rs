@@ -297,7 +297,7 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
             self.seats[s]
                 .process
                 .as_mut()
-                .and_then(EngineProcess::take_summary)
+                .and_then(|p| p.take_summary(text))
         });
         self.moves.push(MoveRecord {
             text: canonical.clone(),

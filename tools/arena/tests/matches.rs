@@ -145,6 +145,7 @@ fn random_vs_random_rekushu() {
     );
     check_summary(&s, 4);
     assert_eq!(s["size"].as_u64(), Some(8));
+    let mut comments = 0;
     for r in records(&s) {
         assert_eq!(tag(&r, "Size"), "8");
         let openings = r.lines().filter(|l| l.ends_with("# opening")).count();
@@ -152,7 +153,17 @@ fn random_vs_random_rekushu() {
         let (end, _) = replay(Board::new(8).expect("8x8"), &r);
         assert_ne!(end.status(), Status::Ongoing, "{r}");
         assert_eq!(tag(&r, "Reason"), "no-placement");
+        // The engines' stderr summaries, when they arrive in time, are the
+        // random level's own ("random"), never another move's.
+        for line in r
+            .lines()
+            .filter(|l| l.contains('#') && !l.ends_with("# opening"))
+        {
+            assert!(line.ends_with(" # random"), "{line}");
+        }
+        comments += r.lines().filter(|l| l.ends_with(" # random")).count();
     }
+    assert!(comments > 0, "no engine summary was recorded");
 }
 
 #[test]

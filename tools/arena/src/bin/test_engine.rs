@@ -45,6 +45,8 @@ fn main() {
     let fault = args.first().cloned().unwrap_or_default();
     let at: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
     let mut engine = Engine::new();
+    // Like `tessera`: search summaries on stderr, which the arena records.
+    engine.info_sink = Box::new(|line| eprintln!("{line}"));
     let mut genmoves = 0u64;
     let stdin = io::stdin();
     let mut out = io::stdout();
