@@ -208,3 +208,92 @@ fn sprt_stops_a_lopsided_match() {
     assert!(table.contains("H1 accepted"), "{table}");
     assert!(s["engines"][0]["tc"] == "nodes 300", "{s}");
 }
+
+#[test]
+fn openings_file_max_plies_and_round_robin() {
+    let dir = scratch("openings-input");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "# two lines\nd4 e5\n\na1 h8 b2\n").expect("openings file");
+    let file = file.display().to_string();
+    let (s, table) = run_arena(
+        "match-round-robin",
+        &[
+            "--game",
+            "rekushu",
+            "--size",
+            "8",
+            "--engine",
+            &engine("a", ""),
+            "--engine",
+            &engine("b", ""),
+            "--engine",
+            &engine("c", ""),
+            "--init",
+            "a=level random",
+            "--init",
+            "b=level random",
+            "--init",
+            "c=level random",
+            "--format",
+            "round-robin",
+            "--games",
+            "4",
+            "--openings",
+            &file,
+            "--max-plies",
+            "3",
+            "--concurrency",
+            "2",
+        ],
+    );
+    // Three pairings of four games each, every game adjudicated after 3 plies.
+    assert_eq!(u(&s, "games_played"), 12, "{s}");
+    let pairs: Vec<(String, String)> = s["pairings"]
+        .as_array()
+        .expect("pairings")
+        .iter()
+        .map(|p| (p["a"].to_string(), p["b"].to_string()))
+        .collect();
+    assert_eq!(pairs.len(), 3, "{pairs:?}");
+    assert!(table.contains("a vs b") && table.contains("a vs c") && table.contains("b vs c"));
+    for p in s["pairings"].as_array().expect("pairings") {
+        assert_eq!(u(p, "draws"), 4, "{p}");
+        assert_eq!(p["pentanomial"][2].as_u64(), Some(2), "two DD pairs: {p}");
+    }
+    for r in records(&s) {
+        assert_eq!(tag(&r, "Reason"), "max-plies");
+        assert_eq!(tag(&r, "Result"), "1/2-1/2");
+        let moves: Vec<&str> = r.lines().skip_while(|l| !l.is_empty()).skip(1).collect();
+        let opening: Vec<&str> = moves
+            .iter()
+            .filter(|l| l.ends_with("# opening"))
+            .copied()
+            .collect();
+        let round: u64 = tag(&r, "Round").parse().expect("round");
+        let expected = if round % 2 == 1 {
+            vec!["D4 # opening", "E5 # opening"]
+        } else {
+            vec!["A1 # opening", "H8 # opening", "B2 # opening"]
+        };
+        assert_eq!(opening, expected, "{r}");
+        assert_eq!(moves.len(), expected.len() + 3, "{r}");
+    }
+    // A bad openings file is refused before any game, quoting the move.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "d4 d4\n").expect("bad file");
+    let out = std::process::Command::new(ARENA)
+        .args([
+            "--size",
+            "8",
+            "--engine",
+            "a=x",
+            "--engine",
+            "b=y",
+            "--openings",
+        ])
+        .arg(&bad)
+        .output()
+        .expect("arena runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'d4'"));
+}
