@@ -171,8 +171,8 @@ pub static COMMANDS: &[Command] = &[
     ),
     cmd(
         "level",
-        "[easy|medium|hard|mike]",
-        "sets the playing level (default hard), or shows it",
+        "[easy|medium|hard|mike|random|uct]",
+        "sets the playing level (default hard; random and uct are reference opponents), or shows it",
         engine_play::level,
     ),
     cmd(

@@ -14,7 +14,41 @@ use super::session::{ProtocolGame, Session};
 use super::{CommandError, CommandResult};
 use crate::core::eval::{Evaluate, plies_to_end};
 use crate::core::{Notation, Side};
+use crate::search::random::{position_seed, random_move};
+use crate::search::timeman::budget;
+use crate::search::uct::{UctBudget, uct_search};
 use crate::search::{Level, LevelConfig, Limits, SearchInfo, Searcher};
+
+/// The reference opponents, which are levels for the user but not alpha-beta
+/// levels: `genmove` handles them before it calls the searcher. They take the
+/// time and limits of the other levels and the `seed` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    /// A uniformly random legal move.
+    Random,
+    /// Plain UCT with random playouts ([`crate::search::uct`]).
+    Uct,
+}
+
+impl Reference {
+    pub fn parse(word: &str) -> Option<Reference> {
+        match word.trim().to_ascii_lowercase().as_str() {
+            "random" => Some(Reference::Random),
+            "uct" => Some(Reference::Uct),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reference::Random => "random",
+            Reference::Uct => "uct",
+        }
+    }
+}
+
+/// Playouts per unit of `limit depth` for UCT, which has no depth.
+pub const UCT_PLAYOUTS_PER_DEPTH: u64 = 1_000;
 
 /// How the engine's thinking time is set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -47,6 +81,9 @@ pub struct AnalysisLimits {
 /// Everything about engine play that outlives a game.
 pub struct PlayState {
     pub level: Level,
+    /// A reference opponent chosen with `level random|uct`; replaces `level`
+    /// while set.
+    pub reference: Option<Reference>,
     pub overrides: Overrides,
     pub time: TimeControl,
     /// Remaining clock time per side (`time_left`, or kept by the engine itself),
@@ -64,6 +101,7 @@ impl Default for PlayState {
     fn default() -> Self {
         PlayState {
             level: Level::default(),
+            reference: None,
             overrides: Overrides::default(),
             time: TimeControl::default(),
             remaining: [None, None],
@@ -209,6 +247,40 @@ fn think<G: ProtocolGame + Evaluate>(
     Ok((result.best_move, result.resign, summary))
 }
 
+/// A move of a reference level, and its summary line.
+fn think_reference<G: ProtocolGame>(
+    pos: &G,
+    play: &PlayState,
+    reference: Reference,
+) -> (Option<G::Move>, String) {
+    let config = play.config();
+    match reference {
+        Reference::Random => (random_move(pos, config.seed), "random".into()),
+        Reference::Uct => {
+            let limits = play.limits_for(pos.side_to_move());
+            let time = budget(&limits, config.move_time).map(|b| b.soft);
+            let playouts = limits.nodes.or_else(|| {
+                time.is_none()
+                    .then(|| u64::from(limits.depth.unwrap_or(1)) * UCT_PLAYOUTS_PER_DEPTH)
+            });
+            let r = uct_search(
+                pos,
+                UctBudget { playouts, time },
+                position_seed(pos, config.seed),
+                &play.stop,
+            );
+            let summary = format!(
+                "uct playouts {} nodes {} value {:.3} time {} ms",
+                r.playouts,
+                r.nodes,
+                r.value,
+                r.time.as_millis()
+            );
+            (r.best_move, summary)
+        }
+    }
+}
+
 /// `genmove` and `reg_genmove` for one game.
 fn genmove_in<G: ProtocolGame + Evaluate>(
     s: &mut Session<G>,
@@ -226,7 +298,13 @@ fn genmove_in<G: ProtocolGame + Evaluate>(
         ))
     })?;
     let start = Instant::now();
-    let (best, resign, summary) = think(s, slot, play, info)?;
+    let (best, resign, summary) = match play.reference {
+        Some(r) => {
+            let (mv, summary) = think_reference(&s.pos, play, r);
+            (mv, false, summary)
+        }
+        None => think(s, slot, play, info)?,
+    };
     if commit {
         play.charge(side, start.elapsed());
     }
@@ -297,18 +375,26 @@ pub fn reg_genmove(e: &mut Engine, args: &[String]) -> CommandResult {
     genmove_any(e, args, false)
 }
 
-/// `level [easy|medium|hard|mike]`.
+/// `level [easy|medium|hard|mike|random|uct]`.
 pub fn level(e: &mut Engine, args: &[String]) -> CommandResult {
     match args {
-        [] => Ok(e.play.level.to_string()),
+        [] => Ok(match e.play.reference {
+            Some(r) => r.name().to_string(),
+            None => e.play.level.to_string(),
+        }),
         [l] => {
-            e.play.level = l
-                .parse()
-                .map_err(|err: crate::search::LevelError| CommandError::syntax(err.to_string()))?;
+            if let Some(r) = Reference::parse(l) {
+                e.play.reference = Some(r);
+                return Ok(String::new());
+            }
+            e.play.level = l.parse().map_err(|err: crate::search::LevelError| {
+                CommandError::syntax(format!("{err}; or random, uct"))
+            })?;
+            e.play.reference = None;
             Ok(String::new())
         }
         _ => Err(CommandError::syntax(format!(
-            "usage: level [easy|medium|hard|mike] (got '{}')",
+            "usage: level [easy|medium|hard|mike|random|uct] (got '{}')",
             args.join(" ")
         ))),
     }

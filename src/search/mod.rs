@@ -20,11 +20,13 @@ pub mod info;
 pub mod levels;
 pub mod ordering;
 pub mod params;
+pub mod random;
 #[doc(hidden)]
 pub mod testgame;
 mod threads;
 pub mod timeman;
 pub mod tt;
+pub mod uct;
 
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;

@@ -1,0 +1,46 @@
+//! The `random` reference level: a uniformly random legal move.
+//!
+//! A baseline opponent for the arena and for people: no search, no game
+//! knowledge. The choice depends only on the seed and the position (its hash
+//! and ply), so one seed replays the same game.
+
+use crate::core::{Game, SplitMix64};
+
+/// Mixes the user's seed with the position, so every position of a game gets
+/// its own draw while the whole game stays reproducible.
+pub fn position_seed<G: Game>(pos: &G, seed: u64) -> u64 {
+    let mut mix = SplitMix64::new(seed ^ pos.hash().rotate_left(17) ^ (pos.ply() as u64));
+    mix.next()
+}
+
+/// A legal move chosen uniformly at random, or `None` when there is none.
+pub fn random_move<G: Game>(pos: &G, seed: u64) -> Option<G::Move> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    let mut rng = SplitMix64::new(position_seed(pos, seed));
+    Some(moves[rng.below(moves.len() as u64) as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testgame::*;
+
+    #[test]
+    fn random_moves_are_legal_and_vary_with_the_seed() {
+        let pos = ConnectFour::new();
+        let mut legal = Vec::new();
+        pos.generate_moves(&mut legal);
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..64 {
+            let mv = random_move(&pos, seed).expect("the empty board has moves");
+            assert!(legal.contains(&mv));
+            seen.insert(mv);
+            assert_eq!(random_move(&pos, seed), Some(mv), "deterministic");
+        }
+        assert!(seen.len() > 3, "{seen:?}");
+    }
+}

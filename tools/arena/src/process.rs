@@ -1,0 +1,346 @@
+//! One engine process: spawned from a command line, fed commands on stdin, read
+//! back reply by reply from stdout by a reader thread, so that every wait has a
+//! deadline. Stderr is drained by another thread, which keeps the engine's
+//! `genmove <move>: <summary>` lines for the game record.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A reply as the framing gives it: `=` success or `?` failure, and its text
+/// (the lines after the status character, joined with newlines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Ok(String),
+    Err(String),
+}
+
+/// Why no usable reply came.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProcessError {
+    #[error("cannot start '{command}': {detail}")]
+    Spawn { command: String, detail: String },
+    #[error("engine exited{}", .0.as_ref().map(|s| format!(" ({s})")).unwrap_or_default())]
+    Exited(Option<String>),
+    #[error("no reply within {} ms", .0.as_millis())]
+    Timeout(Duration),
+    #[error("garbled reply '{0}'")]
+    Garbled(String),
+    #[error("cannot write to the engine: {0}")]
+    Write(String),
+}
+
+enum Line {
+    Reply(Result<Reply, String>),
+    Closed,
+}
+
+/// A running engine. Dropping it kills the process.
+pub struct EngineProcess {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    replies: Receiver<Line>,
+    summaries: Receiver<String>,
+    /// Set once the engine wrote a `genmove` summary: only then is it worth
+    /// waiting a moment for the next one.
+    reports_summaries: bool,
+}
+
+/// Splits a command line on whitespace; `'…'` and `"…"` group words.
+pub fn split_command(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut started = false;
+    for c in line.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                started = true;
+            }
+            None if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            None => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+impl EngineProcess {
+    pub fn spawn(command: &str) -> Result<EngineProcess, ProcessError> {
+        let words = split_command(command);
+        let spawn_err = |detail: String| ProcessError::Spawn {
+            command: command.to_string(),
+            detail,
+        };
+        let Some((program, args)) = words.split_first() else {
+            return Err(spawn_err("empty command".into()));
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| spawn_err(e.to_string()))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(spawn_err("no pipes".into()));
+        };
+        let (tx, replies) = mpsc::channel();
+        thread::spawn(move || read_replies(BufReader::new(stdout), tx));
+        let (stx, summaries) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if line.starts_with("genmove ") && stx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(EngineProcess {
+            command: command.to_string(),
+            child,
+            stdin,
+            replies,
+            summaries,
+            reports_summaries: false,
+        })
+    }
+
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// Sends one command line.
+    pub fn send(&mut self, line: &str) -> Result<(), ProcessError> {
+        self.stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| self.stdin.write_all(b"\n"))
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| {
+                if self.exited() {
+                    self.exit_error()
+                } else {
+                    ProcessError::Write(e.to_string())
+                }
+            })
+    }
+
+    /// Waits for the next reply until `deadline`.
+    pub fn recv(&mut self, deadline: Instant) -> Result<Reply, ProcessError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.replies.recv_timeout(wait) {
+            Ok(Line::Reply(Ok(r))) => Ok(r),
+            Ok(Line::Reply(Err(text))) => Err(ProcessError::Garbled(text)),
+            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => Err(self.exit_error()),
+            Err(RecvTimeoutError::Timeout) => Err(ProcessError::Timeout(wait)),
+        }
+    }
+
+    /// Sends a command and waits for its reply.
+    pub fn ask(&mut self, line: &str, timeout: Duration) -> Result<Reply, ProcessError> {
+        let deadline = Instant::now() + timeout;
+        self.send(line)?;
+        self.recv(deadline)
+    }
+
+    /// The engine's summary of the `genmove` that answered `reply` (the text
+    /// after `genmove <reply>: ` on stderr), if it wrote one. Lines about other
+    /// moves (left over from earlier) are dropped.
+    pub fn take_summary(&mut self, reply: &str) -> Option<String> {
+        let matching = |line: &str| -> Option<String> {
+            let (mv, summary) = line.strip_prefix("genmove ")?.split_once(": ")?;
+            mv.trim()
+                .eq_ignore_ascii_case(reply.trim())
+                .then(|| summary.trim().to_string())
+        };
+        let mut found = None;
+        while let Ok(line) = self.summaries.try_recv() {
+            self.reports_summaries = true;
+            found = matching(&line).or(found);
+        }
+        // Stderr and stdout are separate pipes: the line may still be on its way.
+        if found.is_none()
+            && self.reports_summaries
+            && let Ok(line) = self.summaries.recv_timeout(Duration::from_millis(20))
+        {
+            found = matching(&line);
+        }
+        found
+    }
+
+    /// Drops any summary left from earlier moves.
+    pub fn clear_summaries(&mut self) {
+        while self.summaries.try_recv().is_ok() {}
+    }
+
+    fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
+    fn exit_error(&mut self) -> ProcessError {
+        // The pipe closes a moment before the exit status is known.
+        for _ in 0..50 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return ProcessError::Exited(Some(status.to_string()));
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        ProcessError::Exited(None)
+    }
+
+    /// Asks the engine to quit, and kills it if it does not within `grace`.
+    pub fn quit(mut self, grace: Duration) {
+        let _ = self.send("quit");
+        let end = Instant::now() + grace;
+        while Instant::now() < end {
+            if self.exited() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if !self.exited() {
+            self.kill();
+        }
+    }
+}
+
+/// Reads replies: a line starting `=` or `?` (after an optional id), then any
+/// further lines, until an empty line. Anything else before the status
+/// character is garbage; it is reported with the rest of that reply.
+fn read_replies<R: BufRead>(mut input: R, tx: mpsc::Sender<Line>) {
+    let mut buf = Vec::new();
+    let mut current: Option<(bool, Vec<String>)> = None;
+    let mut garbage: Vec<String> = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                if !garbage.is_empty() {
+                    let _ = tx.send(Line::Reply(Err(garbage.join(" | "))));
+                }
+                let _ = tx.send(Line::Closed);
+                return;
+            }
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim_end_matches(['\n', '\r']);
+        let msg = match &mut current {
+            None if line.trim().is_empty() => {
+                if garbage.is_empty() {
+                    None
+                } else {
+                    Some(Err(std::mem::take(&mut garbage).join(" | ")))
+                }
+            }
+            None => {
+                let ok = line.starts_with('=');
+                if ok || line.starts_with('?') {
+                    if !garbage.is_empty() {
+                        let _ = tx.send(Line::Reply(Err(std::mem::take(&mut garbage).join(" | "))));
+                    }
+                    // Skip the optional numeric id after the status character.
+                    let rest = line[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+                    current = Some((ok, vec![rest.trim().to_string()]));
+                } else {
+                    garbage.push(line.chars().take(200).collect());
+                }
+                None
+            }
+            Some((_, lines)) if !line.is_empty() => {
+                lines.push(line.to_string());
+                None
+            }
+            Some(_) => current.take().map(|(ok, lines)| {
+                let text = lines.join("\n").trim().to_string();
+                Ok(if ok {
+                    Reply::Ok(text)
+                } else {
+                    Reply::Err(text)
+                })
+            }),
+        };
+        if let Some(m) = msg
+            && tx.send(Line::Reply(m)).is_err()
+        {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replies(text: &str) -> Vec<Result<Reply, String>> {
+        let (tx, rx) = mpsc::channel();
+        read_replies(text.as_bytes(), tx);
+        rx.iter()
+            .filter_map(|l| match l {
+                Line::Reply(r) => Some(r),
+                Line::Closed => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn framing() {
+        assert_eq!(
+            replies("= K10\n\n=\n\n? illegal move: K10 is occupied\n\n=3 a\nb\n\n"),
+            vec![
+                Ok(Reply::Ok("K10".into())),
+                Ok(Reply::Ok(String::new())),
+                Ok(Reply::Err("illegal move: K10 is occupied".into())),
+                Ok(Reply::Ok("a\nb".into())),
+            ]
+        );
+        assert_eq!(
+            replies("hello\n\n= A1\n\n"),
+            vec![Err("hello".into()), Ok(Reply::Ok("A1".into()))]
+        );
+        assert_eq!(
+            replies("garbage at the end"),
+            vec![Err("garbage at the end".into())]
+        );
+    }
+
+    #[test]
+    fn command_words() {
+        assert_eq!(
+            split_command("./tessera --x 'a b' \"c\"  d"),
+            vec!["./tessera", "--x", "a b", "c", "d"]
+        );
+        assert!(split_command("   ").is_empty());
+    }
+}
