@@ -66,8 +66,15 @@ fn minimax<G: Evaluate>(g: &mut G, depth: i32, ply: i32, qmax: i32, ep: &EvalPar
 
 /// Checks every position; returns how many were compared.
 fn compare<G: Evaluate>(positions: &[G], level: Level, depth: u32, qmax: i32) -> usize {
-    let config = LevelConfig { threads: 1, noise_margin: 0, ..level.config() };
-    let params = SearchParams { qsearch_plies: qmax, ..SearchParams::EXACT };
+    let config = LevelConfig {
+        threads: 1,
+        noise_margin: 0,
+        ..level.config()
+    };
+    let params = SearchParams {
+        qsearch_plies: qmax,
+        ..SearchParams::EXACT
+    };
     let stop = AtomicBool::new(false);
     let mut searcher = Searcher::<G>::new(4);
     searcher.set_params(params);
@@ -76,7 +83,10 @@ fn compare<G: Evaluate>(positions: &[G], level: Level, depth: u32, qmax: i32) ->
         let result = searcher.search(pos, &Limits::depth(depth), &config, &stop, &mut |_| {});
         let mut g = pos.clone();
         let expected = minimax(&mut g, depth as i32, 0, qmax, &config.eval);
-        assert_eq!(result.score, expected, "position {i} ({level}, depth {depth})");
+        assert_eq!(
+            result.score, expected,
+            "position {i} ({level}, depth {depth})"
+        );
         let best = result.best_move.expect("an ongoing position has a move");
         assert!(moves_of(pos, &config.eval).contains(&best));
     }
