@@ -23,13 +23,26 @@ pub fn for_each_chain_set(
     starts: SquareSet,
     inc: SquareSet,
     budget: u32,
+    emit: impl FnMut(SquareSet),
+) {
+    for_each_chain_set_capped(eligible, starts, inc, budget, usize::MAX, emit);
+}
+
+/// [`for_each_chain_set`] exploring at most `cap` (set, end)
+/// states from each start square: a subset of its sets, always including every
+/// single square.
+pub fn for_each_chain_set_capped(
+    eligible: SquareSet,
+    starts: SquareSet,
+    inc: SquareSet,
+    budget: u32,
+    cap: usize,
     mut emit: impl FnMut(SquareSet),
 ) {
     let starts = starts & eligible & !if budget == 0 { inc } else { 0 };
     if starts == 0 {
         return;
     }
-    // Fast path: no start has an eligible neighbour, so every set is a single square.
     if orth(starts) & eligible == 0 {
         for q in Squares(starts) {
             emit(bit(q));
@@ -44,11 +57,19 @@ pub fn for_each_chain_set(
             emit(bit(q));
             continue;
         }
-        if seen.insert((bit(q), q)) {
-            stack.push((bit(q), q));
+        found.push(bit(q));
+        if !seen.insert((bit(q), q)) {
+            continue;
         }
+        stack.clear();
+        stack.push((bit(q), q));
+        let mut explored = 0;
         while let Some((set, end)) = stack.pop() {
             found.push(set);
+            explored += 1;
+            if explored >= cap {
+                break;
+            }
             for n in Squares(orth(bit(end)) & eligible & !set) {
                 let next = set | bit(n);
                 if (next & inc).count_ones() > budget {

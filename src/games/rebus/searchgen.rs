@@ -23,9 +23,8 @@
 //! Every move produced is legal, and the list is non-empty whenever the legal
 //! list is (pass when no capture, the locks, and every capture has its bare form).
 
-use ahash::AHashSet;
-
 use super::Move;
+use super::chains::for_each_chain_set_capped;
 use super::locks::covered_edges;
 use super::position::Position;
 use super::square::{ALL, SquareSet, Squares, bit, orth};
@@ -103,7 +102,7 @@ impl Position {
     }
 
     /// Like [`Position::for_each_capture`], with chain sets from
-    /// [`for_each_chain_set_capped`].
+    /// [`super::chains::for_each_chain_set_capped`].
     fn for_each_capture_capped(&self, cap: usize, mut f: impl FnMut(Symbol, SquareSet)) {
         let cx = self.capture_context(self.side, self.protected);
         for s in 0..NUM_PLAYER_SYMBOLS {
@@ -160,70 +159,11 @@ impl Position {
     }
 }
 
-/// [`super::chains::for_each_chain_set`] exploring at most `cap` (set, end)
-/// states from each start square: a subset of its sets, always including every
-/// single square.
-pub fn for_each_chain_set_capped(
-    eligible: SquareSet,
-    starts: SquareSet,
-    inc: SquareSet,
-    budget: u32,
-    cap: usize,
-    mut emit: impl FnMut(SquareSet),
-) {
-    let starts = starts & eligible & !if budget == 0 { inc } else { 0 };
-    if starts == 0 {
-        return;
-    }
-    if orth(starts) & eligible == 0 {
-        for q in Squares(starts) {
-            emit(bit(q));
-        }
-        return;
-    }
-    let mut seen: AHashSet<(SquareSet, u8)> = AHashSet::new();
-    let mut found: Vec<SquareSet> = Vec::new();
-    let mut stack: Vec<(SquareSet, u8)> = Vec::new();
-    for q in Squares(starts) {
-        if orth(bit(q)) & eligible == 0 {
-            emit(bit(q));
-            continue;
-        }
-        found.push(bit(q));
-        if !seen.insert((bit(q), q)) {
-            continue;
-        }
-        stack.clear();
-        stack.push((bit(q), q));
-        let mut explored = 0;
-        while let Some((set, end)) = stack.pop() {
-            found.push(set);
-            explored += 1;
-            if explored >= cap {
-                break;
-            }
-            for n in Squares(orth(bit(end)) & eligible & !set) {
-                let next = set | bit(n);
-                if (next & inc).count_ones() > budget {
-                    continue;
-                }
-                if seen.insert((next, n)) {
-                    stack.push((next, n));
-                }
-            }
-        }
-    }
-    found.sort_unstable();
-    found.dedup();
-    for s in found {
-        emit(s);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::Game;
+    use ahash::AHashSet;
 
     /// Search moves are legal moves; every capture set keeps its bare form; in
     /// exact mode the capture sets are exactly the legal ones.
