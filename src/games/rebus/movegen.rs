@@ -66,34 +66,16 @@ impl Position {
         false
     }
 
-    /// Calls `f(s, S)` for every distinct capture (attacker symbol, captured set).
-    pub(crate) fn for_each_capture(&self, mut f: impl FnMut(Symbol, SquareSet)) {
+    /// Calls `f(cx, s, e, starts, inc)` for every attacker symbol `s` and target
+    /// symbol `t` with at least one first target: `e` holds the eligible squares
+    /// showing `t`, `starts` those an attacker of symbol `s` reaches, `inc` the
+    /// squares that would add an active Star.
+    #[inline]
+    fn for_each_capture_start(
+        &self,
+        mut f: impl FnMut(&CaptureContext, Symbol, SquareSet, SquareSet, SquareSet),
+    ) {
         let cx = self.capture_context(self.side, self.protected);
-        for s in 0..NUM_PLAYER_SYMBOLS {
-            let a = cx.attackers[s];
-            if a == 0 {
-                continue;
-            }
-            let r = reach(a, s == STAR as usize) & cx.eligible & !self.sym[s];
-            if r == 0 {
-                continue;
-            }
-            let inc = self.star_gain(&cx, s as Symbol);
-            for t in 0..NUM_SYMBOLS {
-                let starts = r & self.sym[t];
-                if starts == 0 {
-                    continue;
-                }
-                let e = cx.eligible & self.sym[t];
-                for_each_chain_set(e, starts, inc, cx.budget, |set| f(s as Symbol, set));
-            }
-        }
-    }
-
-    /// The number of distinct capture sets (without nominations).
-    pub(crate) fn count_capture_sets(&self) -> u64 {
-        let cx = self.capture_context(self.side, self.protected);
-        let mut n = 0;
         for s in 0..NUM_PLAYER_SYMBOLS {
             let a = cx.attackers[s];
             if a == 0 {
@@ -107,10 +89,25 @@ impl Position {
             for t in 0..NUM_SYMBOLS {
                 let starts = r & self.sym[t];
                 if starts != 0 {
-                    n += count_chain_sets(cx.eligible & self.sym[t], starts, inc, cx.budget);
+                    f(&cx, s as Symbol, cx.eligible & self.sym[t], starts, inc);
                 }
             }
         }
+    }
+
+    /// Calls `f(s, S)` for every distinct capture (attacker symbol, captured set).
+    pub(crate) fn for_each_capture(&self, mut f: impl FnMut(Symbol, SquareSet)) {
+        self.for_each_capture_start(|cx, s, e, starts, inc| {
+            for_each_chain_set(e, starts, inc, cx.budget, |set| f(s, set));
+        });
+    }
+
+    /// The number of distinct capture sets (without nominations).
+    pub(crate) fn count_capture_sets(&self) -> u64 {
+        let mut n = 0;
+        self.for_each_capture_start(|cx, _, e, starts, inc| {
+            n += count_chain_sets(e, starts, inc, cx.budget);
+        });
         n
     }
 
