@@ -31,8 +31,14 @@ impl Board {
                 return false;
             }
         }
+        self.clear_inside(r)
+    }
+
+    /// No stone on `r`'s edges or inside other than at its corners, and no
+    /// claimed tile inside. Corners are not checked.
+    #[inline]
+    pub(crate) fn clear_inside(&self, r: Rect) -> bool {
         let (x1, y1, x2, y2) = (r.x1 as usize, r.y1 as usize, r.x2 as usize, r.y2 as usize);
-        // Open span: the corners themselves are stones.
         let inner = if x2 > x1 + 1 { span(x1 + 1, x2 - 1) } else { 0 };
         if self.occ.rows[y1] & inner != 0 || self.occ.rows[y2] & inner != 0 {
             return false;

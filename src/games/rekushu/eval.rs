@@ -170,25 +170,6 @@ fn representative_block(a: Avail, x: usize, y: usize) -> bool {
 }
 
 impl Board {
-    /// No stone on `r`'s edges or inside other than at its corners, and no
-    /// claimed tile inside. Corners are not checked.
-    #[inline]
-    fn clear_inside(&self, r: Rect) -> bool {
-        let (x1, y1, x2, y2) = (r.x1 as usize, r.y1 as usize, r.x2 as usize, r.y2 as usize);
-        let inner = if x2 > x1 + 1 { span(x1 + 1, x2 - 1) } else { 0 };
-        if self.occ.rows[y1] & inner != 0 || self.occ.rows[y2] & inner != 0 {
-            return false;
-        }
-        let closed = span(x1, x2);
-        for y in y1 + 1..y2 {
-            if self.occ.rows[y] & closed != 0 {
-                return false;
-            }
-        }
-        let tiles = span(x1, x2 - 1);
-        (y1..y2).all(|y| self.claimed.rows[y] & tiles == 0)
-    }
-
     /// Calls `f(threat, pivot quadrant found)` for every 3-corner threat of
     /// `side`, and returns the number of pivot quadrants.
     fn threats(&self, side: Side, mut f: impl FnMut(Avail)) -> i32 {
