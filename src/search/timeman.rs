@@ -91,7 +91,9 @@ pub fn budget(limits: &Limits, default_move_time: Duration) -> Option<Budget> {
         return None;
     }
     if let Some(t) = limits.movetime {
-        let t = t.saturating_sub(overhead).max(floor);
+        // Short move times keep most of their time: the overhead is at most
+        // a fifth of the move time.
+        let t = t.saturating_sub(overhead.min(t / 5)).max(floor);
         return Some(Budget { soft: t, hard: t });
     }
     if let Some(c) = limits.clock {
@@ -177,6 +179,8 @@ mod tests {
     fn movetime_keeps_overhead() {
         let b = budget(&Limits::movetime(Duration::from_millis(500)), LEVEL).expect("timed");
         assert_eq!(b.hard, Duration::from_millis(500 - MOVE_OVERHEAD_MS));
+        let b = budget(&Limits::movetime(Duration::from_millis(20)), LEVEL).expect("timed");
+        assert_eq!(b.hard, Duration::from_millis(16), "a fifth at most");
         let b = budget(&Limits::movetime(Duration::ZERO), LEVEL).expect("timed");
         assert!(b.hard > Duration::ZERO);
     }

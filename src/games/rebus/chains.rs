@@ -161,3 +161,51 @@ pub fn is_walk(path: &[u8]) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::rebus::searchgen::EXACT_CHAIN_STATES_PER_START;
+    use crate::games::rebus::square::make_square;
+
+    fn block(k: u8) -> SquareSet {
+        let mut s = 0;
+        for f in 0..k {
+            for r in 0..k {
+                s |= bit(make_square(f, r));
+            }
+        }
+        s
+    }
+
+    fn count(eligible: SquareSet, starts: SquareSet, cap: usize) -> usize {
+        let mut n = 0;
+        for_each_chain_set_capped(eligible, starts, 0, 0, cap, |_| n += 1);
+        n
+    }
+
+    /// `mike`'s safety valve changes nothing in clusters up to 4×4, from any
+    /// start, and bounds the work in a 5×5 cluster.
+    #[test]
+    fn exact_valve_only_bites_in_huge_clusters() {
+        for k in 1..=4 {
+            let b = block(k);
+            for start in Squares(b) {
+                assert_eq!(
+                    count(b, bit(start), EXACT_CHAIN_STATES_PER_START),
+                    count(b, bit(start), usize::MAX),
+                    "{k}x{k} from {start}"
+                );
+            }
+            assert_eq!(
+                count(b, b, EXACT_CHAIN_STATES_PER_START),
+                count(b, b, usize::MAX)
+            );
+        }
+        let b = block(5);
+        let capped = count(b, bit(make_square(2, 2)), EXACT_CHAIN_STATES_PER_START);
+        let exact = count(b, bit(make_square(2, 2)), usize::MAX);
+        assert!(capped < exact, "{capped} vs {exact}");
+        assert!(capped <= EXACT_CHAIN_STATES_PER_START + 1);
+    }
+}

@@ -9,7 +9,9 @@
 //! next turn leaves its replies, and so every position after them, exactly as
 //! without the nomination. So:
 //!
-//! - **exact** (`EvalParams::exact_chains`, `mike`): every chain set, each bare
+//! - **exact** (`EvalParams::exact_chains`, `mike`): every chain set (up to the
+//!   safety valve [`EXACT_CHAIN_STATES_PER_START`], which only huge clusters
+//!   reach), each bare
 //!   and with every nomination of a square the opponent might capture next turn
 //!   ([`Position::nominees_that_matter`], a superset of the squares that can
 //!   matter). No move is lost up to this equivalence: the search sees a move
@@ -35,6 +37,11 @@ use crate::core::Status;
 pub const NOMINATIONS_KEPT: usize = 2;
 /// (set, end) states explored per start square of a chain below `mike`.
 pub const CHAIN_STATES_PER_START: usize = 64;
+/// The safety valve of exact mode: (set, end) states explored per start square.
+/// Only a same-symbol cluster of about twenty squares or more reaches it (a 4×4
+/// cluster has fewer states from any start); there, enumerating every chain set
+/// at every node could take seconds per move list, so `mike` caps it too.
+pub const EXACT_CHAIN_STATES_PER_START: usize = 1 << 14;
 
 impl Position {
     /// The mover's nominable squares that the opponent might capture (first
@@ -148,7 +155,7 @@ impl Position {
             }
         };
         if exact {
-            self.for_each_capture(&mut push);
+            self.for_each_capture_capped(EXACT_CHAIN_STATES_PER_START, &mut push);
         } else {
             self.for_each_capture_capped(CHAIN_STATES_PER_START, &mut push);
         }
