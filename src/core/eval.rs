@@ -76,6 +76,14 @@ pub trait Evaluate: Game {
         self.generate_moves(moves);
     }
 
+    /// The noisy moves of [`Evaluate::generate_search_moves`], in the same
+    /// order: what quiescence tries. A game may produce them directly, without
+    /// listing the quiet moves first. Default: filter the search moves.
+    fn generate_noisy_moves(&self, moves: &mut Vec<Self::Move>, params: &EvalParams) {
+        self.generate_search_moves(moves, params);
+        moves.retain(|&mv| self.is_noisy(mv));
+    }
+
     /// Moves that change the evaluation sharply (captures, claims, immediate
     /// wins or blocks). Quiescence search plays only these, and they are ordered
     /// before quiet moves. Default: none, which makes quiescence a plain `evaluate`.

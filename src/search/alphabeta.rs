@@ -169,21 +169,18 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     ) {
         list.clear();
         self.scratch.clear();
-        self.pos
-            .generate_search_moves(&mut self.scratch, &self.eval);
-        // Quiescence keeps only noisy moves: drop the quiet ones before scoring
-        // them (order among the kept moves is unchanged, so is the search).
-        let pos = &self.pos;
-        list.extend(
-            self.scratch
-                .iter()
-                .filter(|&&mv| !noisy_only || pos.is_noisy(mv))
-                .map(|&mv| ScoredMove {
-                    mv,
-                    score: 0,
-                    noisy: false,
-                }),
-        );
+        // Quiescence lists only noisy moves, in the order the full list has them.
+        if noisy_only {
+            self.pos.generate_noisy_moves(&mut self.scratch, &self.eval);
+        } else {
+            self.pos
+                .generate_search_moves(&mut self.scratch, &self.eval);
+        }
+        list.extend(self.scratch.iter().map(|&mv| ScoredMove {
+            mv,
+            score: 0,
+            noisy: false,
+        }));
         let killers = if noisy_only {
             [None; 2]
         } else {

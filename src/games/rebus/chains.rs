@@ -49,9 +49,12 @@ pub fn for_each_chain_set_capped(
         }
         return;
     }
-    let mut seen: AHashSet<(SquareSet, u8)> = AHashSet::new();
-    let mut found: Vec<SquareSet> = Vec::new();
-    let mut stack: Vec<(SquareSet, u8)> = Vec::new();
+    // Buffers kept per thread, so that a move list allocates nothing once warm.
+    // They are taken out while in use, so a nested call (from `emit`) is safe.
+    let mut scratch = SCRATCH.with(|c| c.take());
+    let Scratch { seen, found, stack } = &mut scratch;
+    seen.clear();
+    found.clear();
     for q in Squares(starts) {
         if orth(bit(q)) & eligible == 0 {
             emit(bit(q));
@@ -83,9 +86,26 @@ pub fn for_each_chain_set_capped(
     }
     found.sort_unstable();
     found.dedup();
-    for s in found {
+    for &s in found.iter() {
         emit(s);
     }
+    // A huge cluster leaves a huge table; clearing it on every later call would cost.
+    if scratch.seen.capacity() > 1 << 12 {
+        scratch.seen = AHashSet::new();
+    }
+    SCRATCH.with(|c| c.set(scratch));
+}
+
+/// The search buffers of [`for_each_chain_set_capped`].
+#[derive(Default)]
+struct Scratch {
+    seen: AHashSet<(SquareSet, u8)>,
+    found: Vec<SquareSet>,
+    stack: Vec<(SquareSet, u8)>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
 }
 
 /// Counts what [`for_each_chain_set`] would emit.

@@ -235,6 +235,10 @@ impl Evaluate for Position {
         self.search_moves(moves, params.exact_chains);
     }
 
+    fn generate_noisy_moves(&self, moves: &mut Vec<Move>, params: &EvalParams) {
+        self.search_noisy_moves(moves, params.exact_chains);
+    }
+
     /// Bare captures (no nomination) that take two or more squares, an
     /// opponent Star, or reach 51. Nominated variants are quiet, so quiescence
     /// does not multiply by the nominations.

@@ -154,15 +154,35 @@ impl Position {
                 out.push(Move::capture(symbol, squares, Some(n)));
             }
         };
-        if exact {
-            self.for_each_capture_capped(EXACT_CHAIN_STATES_PER_START, &mut push);
-        } else {
-            self.for_each_capture_capped(CHAIN_STATES_PER_START, &mut push);
-        }
+        self.for_each_capture_capped(chain_cap(exact), &mut push);
         if !any {
             out.push(Move::PASS);
         }
         self.for_each_lock(|origin, size| out.push(Move::lock(origin, size)));
+    }
+
+    /// The noisy moves of [`Position::search_moves`] in the same order, without
+    /// listing the rest: bare captures only (nominations, locks and pass are quiet).
+    pub fn search_noisy_moves(&self, out: &mut Vec<Move>, exact: bool) {
+        use crate::core::eval::Evaluate;
+        if self.compute_status() != Status::Ongoing {
+            return;
+        }
+        self.for_each_capture_capped(chain_cap(exact), |symbol, squares| {
+            let mv = Move::capture(symbol, squares, None);
+            if self.is_noisy(mv) {
+                out.push(mv);
+            }
+        });
+    }
+}
+
+/// States explored per chain start square in exact (`mike`) or pruned mode.
+fn chain_cap(exact: bool) -> usize {
+    if exact {
+        EXACT_CHAIN_STATES_PER_START
+    } else {
+        CHAIN_STATES_PER_START
     }
 }
 
@@ -171,6 +191,32 @@ mod tests {
     use super::*;
     use crate::core::Game;
     use ahash::AHashSet;
+
+    /// The noisy list is the search list filtered by `is_noisy`, order kept.
+    #[test]
+    fn noisy_moves_are_the_filtered_search_moves() {
+        use crate::core::eval::Evaluate;
+        for seed in 0..20u64 {
+            let mut p = Position::random(seed);
+            for ply in 0..80 {
+                if p.status() != Status::Ongoing {
+                    break;
+                }
+                for exact in [false, true] {
+                    let mut all = Vec::new();
+                    p.search_moves(&mut all, exact);
+                    all.retain(|&m| p.is_noisy(m));
+                    let mut noisy = Vec::new();
+                    p.search_noisy_moves(&mut noisy, exact);
+                    assert_eq!(noisy, all, "seed {seed} ply {ply}");
+                }
+                let mut legal = Vec::new();
+                p.generate_moves(&mut legal);
+                let mv = legal[(seed as usize * 7 + ply * 13) % legal.len()];
+                p.make_move(mv);
+            }
+        }
+    }
 
     /// Search moves are legal moves; every capture set keeps its bare form; in
     /// exact mode the capture sets are exactly the legal ones.
