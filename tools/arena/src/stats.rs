@@ -90,6 +90,10 @@ pub struct EloEstimate {
     /// Half-width of the 95% interval, in Elo (the larger side, intervals are
     /// not symmetric in Elo).
     pub error: f64,
+    /// The 95% interval itself; `hi` is +infinity when the interval reaches a
+    /// 100% score, `lo` −infinity when it reaches 0% (JSON: null).
+    pub lo: f64,
+    pub hi: f64,
 }
 
 const Z95: f64 = 1.959_963_984_540_054;
@@ -101,7 +105,7 @@ fn estimate(counts: &[f64]) -> Option<EloEstimate> {
     let lo = score_to_elo(mean - Z95 * se);
     let hi = score_to_elo(mean + Z95 * se);
     let error = (hi - elo).max(elo - lo);
-    Some(EloEstimate { elo, error })
+    Some(EloEstimate { elo, error, lo, hi })
 }
 
 /// Elo from wins, draws, losses (games taken as independent).
@@ -218,6 +222,14 @@ mod tests {
         let e = elo_trinomial(60, 0, 40).expect("games");
         assert!(close(e.elo, 70.437, 1e-3), "{e:?}");
         assert!(close(e.error, 73.47, 0.01), "{e:?}");
+        assert!(
+            close(e.lo, 2.77, 0.01) && close(e.hi, 143.91, 0.01),
+            "{e:?}"
+        );
+        // W=19 L=1: score 0.95, se = √(0.95·0.05/20) = 0.048734; the interval
+        // 0.85448 … 1.0455 reaches 100%: lo = Elo(0.85448) = 307.52, hi = +inf.
+        let e = elo_trinomial(19, 0, 1).expect("games");
+        assert!(close(e.lo, 307.52, 0.01) && e.hi == f64::INFINITY, "{e:?}");
         assert_eq!(elo_trinomial(0, 0, 0), None);
         // Pairs all WL (1 point each) give score ½, Elo 0, and no spread.
         let p = elo_pentanomial(&[0, 0, 10, 0, 0]).expect("pairs");

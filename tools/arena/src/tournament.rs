@@ -427,7 +427,8 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
     }
 }
 
-/// `+12.3 ± 45.6`, `+inf`, `-inf` (a clean sweep has no finite estimate).
+/// `+12.3 ± 45.6`, `+511.5 [+243.0, +inf]` when the interval reaches 100%,
+/// `+inf`, `-inf` (a clean sweep has no finite estimate).
 fn elo_text(e: EloEstimate) -> String {
     if !e.elo.is_finite() {
         return if e.elo > 0.0 {
@@ -440,6 +441,11 @@ fn elo_text(e: EloEstimate) -> String {
     let elo = if e.elo.abs() < 0.05 { 0.0 } else { e.elo };
     if e.error.is_finite() {
         format!("{elo:+.1} ± {:.1}", e.error)
+    } else if e.lo.is_finite() {
+        // The interval reaches 100%: its lower end still says something.
+        format!("{elo:+.1} [{:+.1}, +inf]", e.lo)
+    } else if e.hi.is_finite() {
+        format!("{elo:+.1} [-inf, {:+.1}]", e.hi)
     } else {
         format!("{elo:+.1} ± inf")
     }
@@ -530,7 +536,7 @@ pub fn table(summary: &Summary) -> String {
         ));
     }
     out.push_str(&format!(
-        "\n{:<24} {:>5} {:>4} {:>4} {:>4} {:>7} {:>16} {:>7} {:>6}  {}\n",
+        "\n{:<24} {:>5} {:>4} {:>4} {:>4} {:>7} {:>22} {:>7} {:>6}  {}\n",
         "pairing",
         "games",
         "W",
@@ -548,7 +554,7 @@ pub fn table(summary: &Summary) -> String {
         let elo = n.elo.map_or("-".into(), elo_text);
         let pe = s.pentanomial;
         out.push_str(&format!(
-            "{:<24} {:>5} {:>4} {:>4} {:>4} {:>6.1}% {:>16} {:>6.1}% {:>5.1}%  {} {} {} {} {}\n",
+            "{:<24} {:>5} {:>4} {:>4} {:>4} {:>6.1}% {:>22} {:>6.1}% {:>5.1}%  {} {} {} {} {}\n",
             format!("{} vs {}", s.a, s.b),
             s.games,
             s.wins,
@@ -620,5 +626,22 @@ mod tests {
         assert_eq!((s.wins, s.losses, s.draws), (2, 1, 1));
         assert_eq!(reason_kind("illegal move 'K10': occupied"), "illegal move");
         assert_eq!(reason_kind("no-placement"), "no-placement");
+    }
+
+    #[test]
+    fn elo_texts() {
+        let e = |elo, error, lo, hi| EloEstimate { elo, error, lo, hi };
+        let inf = f64::INFINITY;
+        assert_eq!(elo_text(e(70.44, 73.47, 2.77, 143.91)), "+70.4 ± 73.5");
+        assert_eq!(
+            elo_text(e(511.5, inf, 307.52, inf)),
+            "+511.5 [+307.5, +inf]"
+        );
+        assert_eq!(
+            elo_text(e(-511.5, inf, -inf, -307.52)),
+            "-511.5 [-inf, -307.5]"
+        );
+        assert_eq!(elo_text(e(inf, inf, inf, inf)), "+inf");
+        assert_eq!(elo_text(e(-0.01, 3.0, -3.0, 3.0)), "+0.0 ± 3.0");
     }
 }
