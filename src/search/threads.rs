@@ -22,6 +22,7 @@ pub(crate) fn search<G: Evaluate>(
     config: &LevelConfig,
     params: &SearchParams,
     tt: &TranspositionTable,
+    multipv: usize,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo<G::Move>),
 ) -> SearchResult<G::Move> {
@@ -57,6 +58,7 @@ pub(crate) fn search<G: Evaluate>(
             }
         }
         let mut main = Worker::new(shared, *params, config.eval, root, true);
+        main.set_multipv(multipv);
         let completed =
             main.iterative_deepening(max_depth, config.noise_margin, 1, &mut |w, done| {
                 let time = shared.time.elapsed();
@@ -71,6 +73,7 @@ pub(crate) fn search<G: Evaluate>(
                     time,
                     pv: done.pv.clone(),
                     root_moves: done.root_moves.clone(),
+                    lines: done.lines.clone(),
                     hashfull: tt.hashfull(),
                 });
             });
