@@ -114,9 +114,9 @@ fn run_protocol(init: &[String]) -> ExitCode {
     let stop = Arc::clone(&engine.play.stop);
     // Search commands read but not yet answered.
     let pending = Arc::new(AtomicUsize::new(0));
-    // Command lines read by the reader, and taken by this loop: more read than
-    // taken means the controller has sent another line since the command now
-    // running.
+    // Lines read by the reader, and taken by this loop: more read than taken
+    // means the controller has sent another line (blank or not) since the
+    // command now running.
     let read = Arc::new(AtomicU64::new(0));
     let taken = Arc::new(AtomicU64::new(0));
     let closed = Arc::new(AtomicBool::new(false));
@@ -149,8 +149,9 @@ fn run_protocol(init: &[String]) -> ExitCode {
                 }
             }
             let line = String::from_utf8_lossy(&buf).into_owned();
+            // Every line counts, a blank one too (Enter ends an analysis).
+            read.fetch_add(1, Ordering::SeqCst);
             if let Some(req) = parse_request(&line) {
-                read.fetch_add(1, Ordering::SeqCst);
                 if is_search_command(&req.name) {
                     reader_pending.fetch_add(1, Ordering::SeqCst);
                 } else if req.name == "stop" && reader_pending.load(Ordering::SeqCst) > 0 {
@@ -171,10 +172,8 @@ fn run_protocol(init: &[String]) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        taken.fetch_add(1, Ordering::SeqCst);
         let request = parse_request(&line);
-        if request.is_some() {
-            taken.fetch_add(1, Ordering::SeqCst);
-        }
         let searched = request.is_some_and(|r| is_search_command(&r.name));
         let reply = engine.handle_line(&line);
         if searched {
