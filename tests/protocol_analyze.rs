@@ -32,73 +32,72 @@ fn is_score(t: &str) -> bool {
 /// What one streamed line says.
 #[derive(Debug, PartialEq)]
 enum Line {
+    /// `info move M order K score S [bound upper] [depth … time T] pv …`;
+    /// `depth` only (and always) on order 0.
     Info {
-        depth: u32,
-        pv: Vec<String>,
-    },
-    Move {
         mv: String,
+        order: usize,
         bound: bool,
+        depth: Option<u32>,
         pv: Vec<String>,
     },
     Play(String),
 }
 
 /// Parses a line of a streamed reply, checking its exact format:
-/// `info depth D seldepth S score X nodes N nps N time T pv M…`,
-/// `move M score X [bound upper] pv M…`, `play M`.
+/// `info move M order K score X [bound upper] [depth D seldepth S nodes N nps N
+/// time T] pv M…` (the figures on order 0 only), or `play M`.
 fn parse_line(line: &str) -> Result<Line, String> {
     let w: Vec<&str> = line.split(' ').collect();
-    let num = |i: usize, key: &str| -> Result<u64, String> {
-        if w.get(i) != Some(&key) {
-            return Err(format!("expected '{key}' at word {i}: {line:?}"));
-        }
-        w.get(i + 1)
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| format!("'{key}' needs a number: {line:?}"))
-    };
-    match w.first() {
-        Some(&"info") => {
-            let depth = num(1, "depth")? as u32;
-            num(3, "seldepth")?;
-            if w.get(5) != Some(&"score") || !w.get(6).is_some_and(|s| is_score(s)) {
-                return Err(format!("bad score: {line:?}"));
-            }
-            num(7, "nodes")?;
-            num(9, "nps")?;
-            num(11, "time")?;
-            if w.get(13) != Some(&"pv") || w.len() < 15 {
-                return Err(format!("bad pv: {line:?}"));
-            }
-            Ok(Line::Info {
-                depth,
-                pv: w[14..].iter().map(|s| s.to_string()).collect(),
-            })
-        }
-        Some(&"move") => {
-            if w.len() < 6 || w[2] != "score" || !is_score(w[3]) {
-                return Err(format!("bad move line: {line:?}"));
-            }
-            let (bound, at) = match (w.get(4), w.get(5)) {
-                (Some(&"bound"), Some(&"upper")) => (true, 6),
-                _ => (false, 4),
-            };
-            if w.get(at) != Some(&"pv") || w.len() < at + 2 {
-                return Err(format!("bad move pv: {line:?}"));
-            }
-            let pv: Vec<String> = w[at + 1..].iter().map(|s| s.to_string()).collect();
-            if pv[0] != w[1] {
-                return Err(format!("the line must start with its move: {line:?}"));
-            }
-            Ok(Line::Move {
-                mv: w[1].to_string(),
-                bound,
-                pv,
-            })
-        }
-        Some(&"play") if w.len() == 2 => Ok(Line::Play(w[1].to_string())),
-        _ => Err(format!("unknown line {line:?}")),
+    let bad = |what: &str| format!("{what}: {line:?}");
+    if w.len() == 2 && w[0] == "play" {
+        return Ok(Line::Play(w[1].to_string()));
     }
+    if w.len() < 9 || w[0] != "info" || w[1] != "move" || w[3] != "order" || w[5] != "score" {
+        return Err(bad("not an info move line"));
+    }
+    let order: usize = w[4].parse().map_err(|_| bad("order"))?;
+    if !is_score(w[6]) {
+        return Err(bad("score"));
+    }
+    let mut at = 7;
+    let bound = w[at] == "bound";
+    if bound {
+        if w.get(at + 1) != Some(&"upper") {
+            return Err(bad("bound"));
+        }
+        at += 2;
+    }
+    let mut depth = None;
+    if order == 0 {
+        let mut figures = Vec::new();
+        for key in ["depth", "seldepth", "nodes", "nps", "time"] {
+            if w.get(at) != Some(&key) {
+                return Err(bad(key));
+            }
+            let v: u64 = w
+                .get(at + 1)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| bad(key))?;
+            figures.push(v);
+            at += 2;
+        }
+        depth = Some(figures[0] as u32);
+    }
+    if w.get(at) != Some(&"pv") || w.len() < at + 2 {
+        return Err(bad("pv"));
+    }
+    let pv: Vec<String> = w[at + 1..].iter().map(|s| s.to_string()).collect();
+    if pv[0] != w[2] {
+        return Err(bad("the line must start with its move"));
+    }
+    Ok(Line::Info {
+        mv: w[2].to_string(),
+        order,
+        bound,
+        depth,
+        pv,
+    })
 }
 
 /// Checks the framing of a whole streamed reply and parses its lines.
@@ -113,31 +112,44 @@ fn parse_reply(reply: &str, id: &str) -> Vec<Line> {
         .collect()
 }
 
-/// The infos come in blocks: one `info`, then its `move` lines (at most
-/// `moves`), the first with the info's PV.
+/// The lines come in blocks: order 0 (exact, with the figures), 1, 2… up to
+/// `moves` lines; a `play` line may end the reply.
 fn check_blocks(lines: &[Line], moves: usize) {
-    let mut i = 0;
-    while i < lines.len() {
-        let Line::Info { pv, .. } = &lines[i] else {
-            assert!(matches!(lines[i], Line::Play(_)) && i == lines.len() - 1);
-            break;
-        };
-        let mut k = i + 1;
-        while let Some(Line::Move { .. }) = lines.get(k) {
-            k += 1;
-        }
-        assert!((1..=moves).contains(&(k - i - 1)), "{lines:?}");
-        match &lines[i + 1] {
-            Line::Move {
-                pv: first, bound, ..
+    let mut expected = 0;
+    for (i, l) in lines.iter().enumerate() {
+        match l {
+            Line::Info {
+                order,
+                bound,
+                depth,
+                ..
             } => {
-                assert_eq!(first, pv);
-                assert!(!bound);
+                if *order == 0 {
+                    expected = 0;
+                    assert!(!bound && depth.is_some(), "{l:?}");
+                }
+                assert_eq!(*order, expected, "{lines:?}");
+                assert!(*order < moves, "{lines:?}");
+                expected += 1;
             }
-            other => panic!("{other:?}"),
+            Line::Play(_) => assert_eq!(i, lines.len() - 1, "{lines:?}"),
         }
-        i = k;
     }
+    assert!(
+        matches!(lines.first(), Some(Line::Info { order: 0, .. })),
+        "{lines:?}"
+    );
+}
+
+/// The depths of the blocks.
+fn depths(lines: &[Line]) -> Vec<u32> {
+    lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Info { depth, .. } => *depth,
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -162,27 +174,21 @@ fn library_analysis_ends_on_input_and_leaves_the_position() {
         std::thread::sleep(Duration::from_millis(400));
         flag.store(true, Ordering::SeqCst);
     });
-    let reply = e.handle_line("5 analyze 5 4").expect("a reply");
+    // With the colour GUIs send (Sabaki, as to lz-analyze), upper case.
+    let reply = e.handle_line("5 analyze B 5 4").expect("a reply");
     timer.join().expect("timer");
     assert!(started.elapsed() >= Duration::from_millis(400));
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(e.fingerprint(), before);
     let lines = parse_reply(&reply, "5");
-    assert!(matches!(lines.first(), Some(Line::Info { .. })), "{reply}");
     check_blocks(&lines, 4);
-    // Depths grow, blocks at most every 50 ms: a few of them in 400 ms.
-    let depths: Vec<u32> = lines
-        .iter()
-        .filter_map(|l| match l {
-            Line::Info { depth, .. } => Some(*depth),
-            _ => None,
-        })
-        .collect();
+    // Depths grow, blocks at most every 50 ms.
+    let depths = depths(&lines);
     assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
     // Multi-PV: the listed moves are exact, distinct and legal.
     let legal = e.handle_line("list_moves").expect("reply");
     for l in &lines {
-        if let Line::Move { mv, bound, .. } = l {
+        if let Line::Info { mv, bound, .. } = l {
             assert!(!bound, "{reply}");
             assert!(legal.split_whitespace().any(|m| m == mv), "{mv}");
         }
@@ -209,23 +215,22 @@ fn library_analysis_with_a_limit_ends_by_itself_and_streams_to_the_sink() {
     let reply = streamed.lock().expect("lock").clone() + &tail;
     let lines = parse_reply(&reply, "");
     check_blocks(&lines, 2);
-    let last_depth = lines.iter().rev().find_map(|l| match l {
-        Line::Info { depth, .. } => Some(*depth),
-        _ => None,
-    });
-    assert_eq!(last_depth, Some(3), "{reply}");
+    assert_eq!(depths(&lines).last(), Some(&3), "{reply}");
     assert_eq!(e.fingerprint(), before);
 }
 
 #[test]
-fn library_analysis_without_input_or_limit_gives_one_block() {
+fn library_analysis_without_input_or_limit_ends_at_once() {
     // No input source (the default probe: input closed) and no limit: nothing
-    // could stop it later, so it ends after its first iteration.
+    // could stop it later, so it stops as soon as its first iteration is in
+    // (a quick second one may slip in before the stop arrives).
     let mut e = Engine::new();
     e.handle_line("boardsize 9");
     let reply = e.handle_line("analyze").expect("a reply");
     let lines = parse_reply(&reply, "");
-    assert!(matches!(lines[0], Line::Info { depth: 1, .. }), "{reply}");
+    let depths = depths(&lines);
+    assert_eq!(depths.first(), Some(&1), "{reply}");
+    assert!(depths.len() <= 3, "{reply}");
     check_blocks(&lines, 3);
 }
 
@@ -265,6 +270,18 @@ fn library_streamed_errors_are_plain_replies() {
         (
             "4 analyze 1 x",
             "?4 syntax error: analyze: 'x' is not a number of moves (1 to 20)\n\n",
+        ),
+        (
+            "analyze w",
+            "? analyze w: it is Black's turn, not White's\n\n",
+        ),
+        (
+            "analyze purple 10",
+            "? syntax error: analyze: 'purple' is neither a colour (black, white, b, w) nor an interval (1 to 360000 centiseconds)\n\n",
+        ),
+        (
+            "analyze black 10 2 1",
+            "? syntax error: usage: analyze [colour] [interval] [moves] (got '10 2 1')\n\n",
         ),
         (
             "genmove_analyze white",
@@ -378,7 +395,7 @@ fn binary_analysis_ends_on_a_newline() {
     // A command line ends it too, and is answered after it.
     t.send("analyze 10\n");
     assert_eq!(t.line(), "=");
-    assert!(t.line().starts_with("info depth 1 "));
+    assert!(t.line().starts_with("info move "));
     t.send("8 version\n");
     let rest = t.rest();
     assert!(rest.iter().all(|l| parse_line(l).is_ok()), "{rest:?}");
@@ -403,7 +420,7 @@ fn binary_genmove_analyze_and_stop() {
     // `stop` ends an analysis like any other line, and is answered after it.
     t.send("analyze 50\n");
     assert_eq!(t.line(), "=");
-    assert!(t.line().starts_with("info depth 1 "));
+    assert!(t.line().starts_with("info move "));
     t.send("stop\n");
     let rest = t.rest();
     assert!(rest.iter().all(|l| parse_line(l).is_ok()), "{rest:?}");

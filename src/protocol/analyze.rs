@@ -4,7 +4,8 @@
 //!
 //! The reply starts (`=id`) as soon as the command is accepted; then, at most
 //! once per interval, a block for the newest completed iteration: one
-//! `info depth …` line and one `move …` line per candidate move, best first.
+//! `info move …` line per candidate move, best first, the first with the
+//! search-wide figures (depth, nodes, time).
 //! `analyze` runs until the controller sends another line (which is then run as
 //! the next command), `stop` included, or until its `limit` is reached;
 //! `genmove_analyze` searches like `genmove` (level, clock, limits), ends its
@@ -148,22 +149,20 @@ pub fn analysis_score(score: i32) -> String {
     }
 }
 
-/// One block: `info depth …` and up to `moves` lines `move …`, best first.
+/// One block: a line `info move …` per candidate move (at most `moves`), best
+/// first; the first also carries the search-wide figures:
+///
+/// ```text
+/// info move B2 order 0 score +0.04 depth 5 seldepth 8 nodes 108065 nps 715430 time 151 pv B2 A1 B1
+/// info move C2 order 1 score +0.04 pv C2 A1 B1 A2 B2
+/// info move A1 order 2 score +0.00 bound upper pv A1
+/// ```
 pub fn analysis_block<G: ProtocolGame>(
     pos: &G,
     info: &SearchInfo<G::Move>,
     moves: usize,
 ) -> String {
-    let mut out = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-        info.depth,
-        info.seldepth,
-        analysis_score(info.score),
-        info.nodes,
-        info.nps,
-        info.time.as_millis(),
-        pv_text(pos, &info.pv)
-    );
+    let mut out = Vec::with_capacity(moves);
     for (i, rm) in info.root_moves.iter().take(moves).enumerate() {
         let (score, exact, line) = if i == 0 && !info.pv.is_empty() {
             (info.score, true, info.pv.clone())
@@ -174,15 +173,29 @@ pub fn analysis_block<G: ProtocolGame>(
             };
             (rm.score, rm.exact, line)
         };
-        out.push_str(&format!(
-            "\nmove {} score {}{} pv {}",
-            pos.format_move(rm.mv),
-            analysis_score(score),
-            if exact { "" } else { " bound upper" },
-            pv_text(pos, &line)
-        ));
+        let mut text = format!(
+            "info move {} order {i} score {}",
+            pos.format_move(line.first().copied().unwrap_or(rm.mv)),
+            analysis_score(score)
+        );
+        if !exact {
+            text.push_str(" bound upper");
+        }
+        if i == 0 {
+            text.push_str(&format!(
+                " depth {} seldepth {} nodes {} nps {} time {}",
+                info.depth,
+                info.seldepth,
+                info.nodes,
+                info.nps,
+                info.time.as_millis()
+            ));
+        }
+        text.push_str(" pv ");
+        text.push_str(&pv_text(pos, &line));
+        out.push(text);
     }
-    out
+    out.join("\n")
 }
 
 /// Runs a search on a scoped thread while this thread streams its blocks
@@ -300,12 +313,12 @@ fn stream_args(
     Ok((Duration::from_millis(interval * 10), moves))
 }
 
-const ANALYZE_USAGE: &str = "[interval] [moves]";
+const ANALYZE_USAGE: &str = "[colour] [interval] [moves]";
 const GENMOVE_ANALYZE_USAGE: &str = "<colour> [interval] [moves]";
 
-/// `analyze [interval] [moves]`.
+/// `analyze [colour] [interval] [moves]`. The colour, which GUIs send (as to
+/// `lz-analyze`), must name the side to move.
 pub fn analyze(e: &mut Engine, args: &[String]) -> CommandResult {
-    let (interval, moves) = stream_args("analyze", ANALYZE_USAGE, args)?;
     let play = &mut e.play;
     // The level's threads, table and evaluation; no depth cap, no randomness.
     let config = LevelConfig {
@@ -324,52 +337,89 @@ pub fn analyze(e: &mut Engine, args: &[String]) -> CommandResult {
     } else {
         Limits::infinite()
     };
-    let spec = StreamSpec {
-        interval,
-        moves,
-        stop_on_eof: !limited,
-    };
     let mut out = Emitter::new(e.reply_sink.as_mut(), &mut e.stream);
     let input = &e.input;
+    let run = Analysis {
+        config: &config,
+        limits: &limits,
+        stop_on_eof: !limited,
+        stop: &play.stop,
+        input,
+    };
     let result = match &mut e.game {
-        AnyGame::Rekushu(s) => {
-            let slot = &mut play.rekushu;
-            analyze_in(s, slot, &config, &limits, spec, &play.stop, input, &mut out)
-        }
-        AnyGame::Rebus(s) => {
-            let slot = &mut play.rebus;
-            analyze_in(s, slot, &config, &limits, spec, &play.stop, input, &mut out)
-        }
+        AnyGame::Rekushu(s) => run.run(s, &mut play.rekushu, args, &mut out),
+        AnyGame::Rebus(s) => run.run(s, &mut play.rebus, args, &mut out),
     };
     // A stop meant for this analysis is used up.
     play.stop.store(false, Ordering::SeqCst);
     result
 }
 
-#[allow(clippy::too_many_arguments)]
-fn analyze_in<G: ProtocolGame + Evaluate>(
-    s: &Session<G>,
-    slot: &mut Option<Searcher<G>>,
-    config: &LevelConfig,
-    limits: &Limits,
-    spec: StreamSpec,
-    stop: &AtomicBool,
-    input: &InputProbe,
-    out: &mut Emitter<'_>,
-) -> CommandResult {
-    if s.status() != Status::Ongoing {
-        return Err(CommandError::refused(format!(
-            "analyze: the game is over ({})",
-            s.status_text()
-        )));
+/// What an `analyze` needs beyond the game.
+struct Analysis<'a> {
+    config: &'a LevelConfig,
+    limits: &'a Limits,
+    stop_on_eof: bool,
+    stop: &'a AtomicBool,
+    input: &'a InputProbe,
+}
+
+impl Analysis<'_> {
+    fn run<G: ProtocolGame + Evaluate>(
+        &self,
+        s: &Session<G>,
+        slot: &mut Option<Searcher<G>>,
+        args: &[String],
+        out: &mut Emitter<'_>,
+    ) -> CommandResult {
+        let args = match args.first() {
+            Some(first) if !first.bytes().all(|b| b.is_ascii_digit()) => {
+                let Some(side) = G::parse_side(first) else {
+                    return Err(CommandError::syntax(format!(
+                        "analyze: '{first}' is neither a colour ({}) nor an interval (1 to {MAX_INTERVAL_CS} centiseconds)",
+                        G::COLOUR_WORDS
+                    )));
+                };
+                let to_move = s.pos.side_to_move();
+                if side != to_move && s.status() == Status::Ongoing {
+                    return Err(CommandError::refused(format!(
+                        "analyze {first}: it is {}'s turn, not {}'s",
+                        G::side_name(to_move),
+                        G::side_name(side)
+                    )));
+                }
+                &args[1..]
+            }
+            _ => args,
+        };
+        let (interval, moves) = stream_args("analyze", ANALYZE_USAGE, args)?;
+        if s.status() != Status::Ongoing {
+            return Err(CommandError::refused(format!(
+                "analyze: the game is over ({})",
+                s.status_text()
+            )));
+        }
+        let spec = StreamSpec {
+            interval,
+            moves,
+            stop_on_eof: self.stop_on_eof,
+        };
+        let searcher = slot.get_or_insert_with(|| Searcher::for_level(self.config));
+        searcher.apply_level(self.config);
+        out.start();
+        stream_search(
+            searcher,
+            &s.pos,
+            self.limits,
+            self.config,
+            moves,
+            spec,
+            self.stop,
+            self.input,
+            out,
+        );
+        Ok(String::new())
     }
-    let searcher = slot.get_or_insert_with(|| Searcher::for_level(config));
-    searcher.apply_level(config);
-    out.start();
-    stream_search(
-        searcher, &s.pos, limits, config, spec.moves, spec, stop, input, out,
-    );
-    Ok(String::new())
 }
 
 /// `genmove_analyze <colour> [interval] [moves]`.

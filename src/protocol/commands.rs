@@ -227,8 +227,8 @@ pub static COMMANDS: &[Command] = &[
     ),
     cmd(
         "analyze",
-        "[interval] [moves]",
-        "streams info lines on the position (every interval centiseconds, default 100; moves candidates, default 3) until the next input line",
+        "[colour] [interval] [moves]",
+        "streams info lines on the position for the side to move (every interval centiseconds, default 100; moves candidates, default 3) until the next input line",
         analyze::analyze,
     ),
     cmd(
