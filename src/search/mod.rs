@@ -107,16 +107,7 @@ impl<G: Evaluate> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        threads::search(
-            root,
-            limits,
-            config,
-            &self.params,
-            &self.tt,
-            1,
-            stop,
-            report,
-        )
+        threads::search(self, root, limits, config, 1, stop, report)
     }
 
     /// [`Searcher::search`] for analysis: the first `multipv` root moves get
@@ -131,15 +122,6 @@ impl<G: Evaluate> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        threads::search(
-            root,
-            limits,
-            config,
-            &self.params,
-            &self.tt,
-            multipv.max(1),
-            stop,
-            report,
-        )
+        threads::search(self, root, limits, config, multipv.max(1), stop, report)
     }
 }

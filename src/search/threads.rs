@@ -7,25 +7,25 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::core::Status;
+use crate::search::Searcher;
 use crate::search::alphabeta::{Shared, Worker};
 use crate::search::eval::{DRAW, Evaluate, INFINITY, WIN};
 use crate::search::info::{SearchInfo, SearchResult};
 use crate::search::levels::{LevelConfig, choose_root_move};
-use crate::search::params::{MAX_DEPTH, MAX_THREADS, SearchParams};
+use crate::search::params::{MAX_DEPTH, MAX_THREADS};
 use crate::search::timeman::{Limits, TimeManager};
-use crate::search::tt::TranspositionTable;
 
 /// Runs one search on `config.threads` threads.
 pub(crate) fn search<G: Evaluate>(
+    searcher: &Searcher<G>,
     root: &G,
     limits: &Limits,
     config: &LevelConfig,
-    params: &SearchParams,
-    tt: &TranspositionTable,
     multipv: usize,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo<G::Move>),
 ) -> SearchResult<G::Move> {
+    let (params, tt) = (&searcher.params, &searcher.tt);
     tt.new_search();
     let abort = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
