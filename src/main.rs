@@ -3,14 +3,14 @@
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tessera::protocol::Engine;
 use tessera::protocol::parse::parse_request;
 use tessera::protocol::play::is_search_command;
+use tessera::protocol::{Engine, Input};
 
 #[derive(Parser)]
 #[command(
@@ -22,12 +22,17 @@ use tessera::protocol::play::is_search_command;
         (see protocol.md). It starts with Rekushu on a 20x20 board.",
     after_help = "Examples:\n  \
         printf 'play b K10\\nshowboard\\n' | tessera\n  \
+        tessera --init 'game rebus' --init 'level easy'\n  \
         tessera perft --size 20 --depth 3\n  \
         tessera perft --game rebus --depth 2 --divide"
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// A protocol command to run before reading stdin (repeatable; replies are
+    /// not printed, a failure ends the program), e.g. --init 'game rebus'
+    #[arg(long = "init", value_name = "COMMAND")]
+    init: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -72,7 +77,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => run_protocol(),
+        None => run_protocol(&cli.init),
         Some(Command::Bench) => run_bench(),
         Some(Command::Perft {
             game,
@@ -87,13 +92,46 @@ fn main() -> ExitCode {
 
 /// The protocol loop: one reply per command, flushed at once, until `quit` or
 /// the end of input. A reader thread reads ahead, so that a `stop` line can
-/// interrupt a running search; bytes that are not UTF-8 are read lossily.
-fn run_protocol() -> ExitCode {
+/// interrupt a running search and any line can end a streamed analysis; bytes
+/// that are not UTF-8 are read lossily.
+fn run_protocol(init: &[String]) -> ExitCode {
     let mut engine = Engine::new();
+    for line in init {
+        if let Some(reply) = engine.handle_line(line)
+            && reply.starts_with('?')
+        {
+            eprintln!("tessera: --init '{line}': {}", reply.trim_end());
+            return ExitCode::FAILURE;
+        }
+    }
     engine.info_sink = Box::new(|line| eprintln!("{line}"));
+    // Streamed replies (analyze, genmove_analyze) go out a piece at a time.
+    engine.reply_sink = Some(Box::new(|text| {
+        let mut out = io::stdout().lock();
+        // A controller that went away is noticed by the main loop's next write.
+        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    }));
     let stop = Arc::clone(&engine.play.stop);
     // Search commands read but not yet answered.
     let pending = Arc::new(AtomicUsize::new(0));
+    // Lines read by the reader, and taken by this loop: more read than taken
+    // means the controller has sent another line (blank or not) since the
+    // command now running.
+    let read = Arc::new(AtomicU64::new(0));
+    let taken = Arc::new(AtomicU64::new(0));
+    let closed = Arc::new(AtomicBool::new(false));
+    engine.input = {
+        let (read, taken, closed) = (Arc::clone(&read), Arc::clone(&taken), Arc::clone(&closed));
+        Box::new(move || {
+            if read.load(Ordering::SeqCst) > taken.load(Ordering::SeqCst) {
+                Input::Line
+            } else if closed.load(Ordering::SeqCst) {
+                Input::Closed
+            } else {
+                Input::Quiet
+            }
+        })
+    };
     let (tx, rx) = mpsc::channel::<Result<String, String>>();
     let reader_pending = Arc::clone(&pending);
     std::thread::spawn(move || {
@@ -111,6 +149,8 @@ fn run_protocol() -> ExitCode {
                 }
             }
             let line = String::from_utf8_lossy(&buf).into_owned();
+            // Every line counts, a blank one too (Enter ends an analysis).
+            read.fetch_add(1, Ordering::SeqCst);
             if let Some(req) = parse_request(&line) {
                 if is_search_command(&req.name) {
                     reader_pending.fetch_add(1, Ordering::SeqCst);
@@ -122,8 +162,8 @@ fn run_protocol() -> ExitCode {
                 break;
             }
         }
+        closed.store(true, Ordering::SeqCst);
     });
-    let mut stdout = io::stdout().lock();
     for line in rx {
         let line = match line {
             Ok(line) => line,
@@ -132,19 +172,23 @@ fn run_protocol() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let searched = parse_request(&line).is_some_and(|r| is_search_command(&r.name));
+        taken.fetch_add(1, Ordering::SeqCst);
+        let request = parse_request(&line);
+        let searched = request.is_some_and(|r| is_search_command(&r.name));
         let reply = engine.handle_line(&line);
         if searched {
             let _ = pending.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
         }
-        if let Some(reply) = reply
-            && stdout
+        if let Some(reply) = reply {
+            let mut stdout = io::stdout().lock();
+            if stdout
                 .write_all(reply.as_bytes())
                 .and_then(|_| stdout.flush())
                 .is_err()
-        {
-            // The controller went away; nothing left to answer.
-            return ExitCode::SUCCESS;
+            {
+                // The controller went away; nothing left to answer.
+                return ExitCode::SUCCESS;
+            }
         }
         if engine.should_quit() {
             break;

@@ -146,3 +146,82 @@ fn equals_minimax_with_narrow_aspiration_windows() {
     };
     check(params, 6, 200, 3);
 }
+
+/// Multi-PV (analysis): each of the first `multipv` root moves gets an exact
+/// score equal to minimax, they are the best moves by minimax, and each line
+/// starts with its move and is playable.
+#[test]
+fn multipv_scores_equal_minimax() {
+    const MULTIPV: usize = 3;
+    let depth = 5;
+    let params = SearchParams::EXACT;
+    let config = LevelConfig {
+        threads: 1,
+        noise_margin: 0,
+        ..Level::Hard.config()
+    };
+    let mut searcher = Searcher::<ConnectFour>::new(4);
+    searcher.set_params(params);
+    let stop = AtomicBool::new(false);
+    for (i, pos) in random_positions(120, 4).into_iter().enumerate() {
+        searcher.new_game();
+        let mut last = None;
+        let result = searcher.search_multipv(
+            &pos,
+            &Limits::depth(depth),
+            &config,
+            MULTIPV,
+            &stop,
+            &mut |info| last = Some(info.clone()),
+        );
+        let info = last.expect("an iteration");
+        // A proven result ends the deepening early.
+        let depth = info.depth;
+        let mut g = pos.clone();
+        let mut moves = Vec::new();
+        g.generate_moves(&mut moves);
+        let mut values: Vec<i32> = moves
+            .iter()
+            .map(|&mv| {
+                g.make_move(mv);
+                let v = -minimax(
+                    &mut g,
+                    depth as i32 - 1,
+                    1,
+                    params.qsearch_plies,
+                    &config.eval,
+                );
+                g.unmake_move(mv);
+                v
+            })
+            .collect();
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        let n = MULTIPV.min(moves.len());
+        assert_eq!(info.lines.len(), n, "position {i}");
+        assert_eq!(result.score, values[0], "position {i}");
+        assert_eq!(result.depth, depth, "position {i}");
+        for (k, rm) in info.root_moves.iter().take(n).enumerate() {
+            assert!(rm.exact, "position {i}: root move {k} is a bound");
+            g.make_move(rm.mv);
+            let v = -minimax(
+                &mut g,
+                depth as i32 - 1,
+                1,
+                params.qsearch_plies,
+                &config.eval,
+            );
+            g.unmake_move(rm.mv);
+            assert_eq!(rm.score, v, "position {i}: root move {k}");
+            assert_eq!(rm.score, values[k], "position {i}: rank {k}");
+            let line = &info.lines[k];
+            assert_eq!(line.first(), Some(&rm.mv), "position {i}: line {k}");
+            let mut p = pos.clone();
+            for &mv in line {
+                let mut legal = Vec::new();
+                p.generate_moves(&mut legal);
+                assert!(legal.contains(&mv), "position {i}: line {k} {line:?}");
+                p.make_move(mv);
+            }
+        }
+    }
+}

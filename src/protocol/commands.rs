@@ -4,7 +4,9 @@
 
 use super::engine::{AnyGame, Engine, with_session};
 use super::session::{ProtocolGame, Session};
-use super::{CommandError, CommandResult, ErrorKind, play as engine_play, rebus, rekushu};
+use super::{
+    CommandError, CommandResult, ErrorKind, analyze, gogui, play as engine_play, rebus, rekushu,
+};
 
 pub type Handler = fn(&mut Engine, &[String]) -> CommandResult;
 
@@ -222,6 +224,72 @@ pub static COMMANDS: &[Command] = &[
         "",
         "stops the search running now; answered once it has stopped",
         engine_play::stop,
+    ),
+    cmd(
+        "analyze",
+        "[colour] [interval] [moves]",
+        "streams info lines on the position for the side to move (every interval centiseconds, default 100; moves candidates, default 3) until the next input line",
+        analyze::analyze,
+    ),
+    cmd(
+        "genmove_analyze",
+        "<colour> [interval] [moves]",
+        "genmove, streaming info lines as analyze does; ends with 'play <move>'",
+        analyze::genmove_analyze,
+    ),
+    cmd(
+        "gogui-rules_game_id",
+        "",
+        "GoGui: the game, rekushu or rebus",
+        gogui::game_id,
+    ),
+    cmd(
+        "gogui-rules_board_size",
+        "",
+        "GoGui: the board's side",
+        gogui::board_size,
+    ),
+    cmd(
+        "gogui-rules_board",
+        "",
+        "GoGui: the board, top row first, X (Black/Red) O (White/Blue) . (empty/Green)",
+        gogui::board,
+    ),
+    cmd(
+        "gogui-rules_side_to_move",
+        "",
+        "GoGui: black or white (REBUS: Red is black, Blue is white)",
+        gogui::side_to_move,
+    ),
+    cmd(
+        "gogui-rules_legal_moves",
+        "",
+        "GoGui: Rekushu placement points (GoGui names, no I), REBUS moves; empty when over",
+        gogui::legal_moves,
+    ),
+    cmd(
+        "gogui-rules_final_result",
+        "",
+        "GoGui: the score, as final_score gives it",
+        gogui::final_result,
+    ),
+    cmd(
+        "gogui-analyze_commands",
+        "",
+        "GoGui: its menu of analyze commands",
+        gogui::analyze_commands,
+    ),
+    cmd(
+        "gogui-params",
+        "[<key> <value>]",
+        "GoGui parameter dialog: level, threads, hash, move_time",
+        gogui::params,
+    ),
+    cmd(
+        "gogui-board_gfx",
+        "",
+        "GoGui graphics: Rekushu claims and mirror bans; REBUS symbols, locks, protection",
+        gogui::board_gfx,
     ),
     Command {
         game: Some("rekushu"),

@@ -1,9 +1,12 @@
 //! The engine behind the protocol: which game is on, its session, the settings
 //! that outlive a game. `handle_line` is the whole protocol: a line in, the
-//! reply text out (none for a blank line). It does no I/O.
+//! reply text out (none for a blank line). It does no I/O: the streamed
+//! replies of `analyze` and `genmove_analyze` go through [`Engine::reply_sink`],
+//! and what the controller sends meanwhile is asked of [`Engine::input`].
 
+use super::analyze::{Input, InputProbe, ReplySink, StreamState};
 use super::commands::{COMMANDS, find_command};
-use super::parse::{format_reply, parse_request};
+use super::parse::{format_reply, format_stream_tail, parse_request};
 use super::play::PlayState;
 use super::rebus::RebusState;
 use super::session::Session;
@@ -50,6 +53,18 @@ pub struct Engine {
     /// Where search progress lines go (`info depth …`); stderr in the binary,
     /// nowhere by default.
     pub info_sink: Box<dyn FnMut(&str) + Send>,
+    /// Where a streamed reply (`analyze`, `genmove_analyze`) goes, a piece at a
+    /// time as it is produced (each piece whole lines, ending in a newline); the
+    /// binary writes and flushes stdout. `None`: the pieces are collected, and
+    /// [`Engine::handle_line`] returns them with the rest of the reply.
+    pub reply_sink: Option<ReplySink>,
+    /// Whether the controller has sent another line since the command running
+    /// now was read: a streamed analysis ends when it has. The binary asks its
+    /// input reader; the default answers [`Input::Closed`] (no input source, as
+    /// at the end of input).
+    pub input: InputProbe,
+    /// The streamed reply in progress.
+    pub(crate) stream: StreamState,
     quit: bool,
 }
 
@@ -68,6 +83,9 @@ impl Engine {
             rebus: RebusState::default(),
             play: PlayState::default(),
             info_sink: Box::new(|_| {}),
+            reply_sink: None,
+            input: Box::new(|| Input::Closed),
+            stream: StreamState::default(),
             quit: false,
         }
     }
@@ -82,14 +100,24 @@ impl Engine {
     }
 
     /// Handles one input line; returns the full reply text (ending in an empty
-    /// line), or `None` when the line holds no command.
+    /// line), or `None` when the line holds no command. For a streamed reply
+    /// with a [`Engine::reply_sink`], the part already sent there is not
+    /// repeated: the text returned is the rest (its last lines and the empty
+    /// line).
     pub fn handle_line(&mut self, line: &str) -> Option<String> {
         let req = parse_request(line)?;
+        self.stream = StreamState::new(req.id);
         let result = self.execute(&req.name, &req.args);
-        Some(format_reply(req.id, &result))
+        let stream = std::mem::take(&mut self.stream);
+        Some(match stream.started() {
+            false => format_reply(req.id, &result),
+            true => stream.into_collected() + &format_stream_tail(&result),
+        })
     }
 
     /// Runs one command by name. Any failure leaves the engine as it was.
+    /// (Streamed commands should go through [`Engine::handle_line`], which frames
+    /// their reply.)
     pub fn execute(&mut self, name: &str, args: &[String]) -> CommandResult {
         if name.is_empty() {
             return Err(CommandError::syntax("no command after the id"));

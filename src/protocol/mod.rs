@@ -6,14 +6,17 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod analyze;
 pub mod commands;
 pub mod engine;
 pub mod error;
+pub mod gogui;
 pub mod parse;
 pub mod play;
 pub mod rebus;
 pub mod rekushu;
 pub mod session;
 
+pub use analyze::Input;
 pub use engine::Engine;
 pub use error::{CommandError, CommandResult, ErrorKind};

@@ -85,6 +85,26 @@ pub fn format_reply(id: Option<u64>, result: &Result<String, super::CommandError
     out
 }
 
+/// The end of a streamed reply whose first line (`=id`) and lines so far are
+/// already out: the result's lines (blank ones dropped), then the empty line.
+/// A failure this late cannot turn the reply into `?`; its message becomes a
+/// line `error: …`.
+pub fn format_stream_tail(result: &Result<String, super::CommandError>) -> String {
+    let body = match result {
+        Ok(text) => text.clone(),
+        Err(e) => format!("error: {e}"),
+    };
+    let mut out = String::with_capacity(body.len() + 2);
+    for line in body.split('\n').map(|l| l.trim_end_matches('\r')) {
+        if !line.trim().is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.push('\n');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,7 @@ use crate::core::{Notation, Side};
 use crate::search::random::{position_seed, random_move};
 use crate::search::timeman::budget;
 use crate::search::uct::{UctBudget, uct_search};
-use crate::search::{Level, LevelConfig, Limits, SearchInfo, Searcher};
+use crate::search::{Level, LevelConfig, Limits, SearchInfo, SearchResult, Searcher};
 
 /// The reference opponents, which are levels for the user but not alpha-beta
 /// levels: `genmove` handles them before it calls the searcher. They take the
@@ -221,22 +221,31 @@ pub fn pv_text<G: Notation>(pos: &G, pv: &[G::Move]) -> String {
     out.join(" ")
 }
 
+/// Runs one alpha-beta search: the searcher, the position, the limits, the
+/// configuration and the stop flag in; the result out. `genmove` reports
+/// progress to the info sink; `genmove_analyze` streams it.
+pub(crate) type SearchRun<'r, G> = dyn FnMut(
+        &mut Searcher<G>,
+        &G,
+        &Limits,
+        &LevelConfig,
+        &AtomicBool,
+    ) -> SearchResult<<G as crate::core::Game>::Move>
+    + 'r;
+
 /// Searches the session's position for the side to move. `resign_word` is what
 /// the game says when the level gives up (`resign`; REBUS: `yield` if legal).
 fn think<G: ProtocolGame + Evaluate>(
     s: &Session<G>,
     slot: &mut Option<Searcher<G>>,
     play: &PlayState,
-    info: &mut dyn FnMut(&str),
+    run: &mut SearchRun<'_, G>,
 ) -> Result<(Option<G::Move>, bool, String), CommandError> {
     let config = play.config();
     let side = s.pos.side_to_move();
     let limits = play.limits_for(side);
     let searcher = searcher(slot, &config);
-    let pos = &s.pos;
-    let result = searcher.search(pos, &limits, &config, &play.stop, &mut |i| {
-        info(&info_line(pos, i))
-    });
+    let result = run(searcher, &s.pos, &limits, &config, &play.stop);
     let summary = format!(
         "depth {} score {} nodes {} time {} ms",
         result.depth,
@@ -245,6 +254,16 @@ fn think<G: ProtocolGame + Evaluate>(
         result.time.as_millis()
     );
     Ok((result.best_move, result.resign, summary))
+}
+
+/// The plain search of `genmove`, each iteration's `info` line to `info`.
+pub(crate) fn plain_run<'r, G: ProtocolGame + Evaluate>(
+    info: &'r mut dyn FnMut(&str),
+) -> impl FnMut(&mut Searcher<G>, &G, &Limits, &LevelConfig, &AtomicBool) -> SearchResult<G::Move> + 'r
+{
+    move |searcher, pos, limits, config, stop| {
+        searcher.search(pos, limits, config, stop, &mut |i| info(&info_line(pos, i)))
+    }
 }
 
 /// A move of a reference level, and its summary line.
@@ -281,29 +300,41 @@ fn think_reference<G: ProtocolGame>(
     }
 }
 
-/// `genmove` and `reg_genmove` for one game.
-fn genmove_in<G: ProtocolGame + Evaluate>(
-    s: &mut Session<G>,
-    slot: &mut Option<Searcher<G>>,
-    play: &mut PlayState,
+/// Checks that the engine may move for `colour` now (`name` is the command,
+/// quoted in the error).
+pub(crate) fn check_genmove<G: ProtocolGame>(
+    s: &Session<G>,
+    name: &str,
     colour: &str,
-    commit: bool,
-    info: &mut dyn FnMut(&str),
-) -> Result<Choice, CommandError> {
+) -> Result<Side, CommandError> {
     let side = Session::<G>::side_arg(colour)?;
     s.check_turn(side, colour).map_err(|e| {
         CommandError::refused(format!(
-            "genmove {colour}: {}",
+            "{name} {colour}: {}",
             e.detail.replace(&format!("{colour}: "), "")
         ))
     })?;
+    Ok(side)
+}
+
+/// `genmove`, `reg_genmove` and `genmove_analyze` for one game, the colour
+/// already checked by [`check_genmove`].
+pub(crate) fn genmove_in<G: ProtocolGame + Evaluate>(
+    s: &mut Session<G>,
+    slot: &mut Option<Searcher<G>>,
+    play: &mut PlayState,
+    side: Side,
+    colour: &str,
+    commit: bool,
+    run: &mut SearchRun<'_, G>,
+) -> Result<Choice, CommandError> {
     let start = Instant::now();
     let (best, resign, summary) = match play.reference {
         Some(r) => {
             let (mv, summary) = think_reference(&s.pos, play, r);
             (mv, false, summary)
         }
-        None => think(s, slot, play, info)?,
+        None => think(s, slot, play, run)?,
     };
     if commit {
         play.charge(side, start.elapsed());
@@ -349,13 +380,33 @@ fn genmove_any(e: &mut Engine, args: &[String], commit: bool) -> CommandResult {
     let result = match &mut e.game {
         AnyGame::Rekushu(s) => {
             let mut slot = play.rekushu.take();
-            let r = genmove_in(s, &mut slot, play, colour, commit, sink);
+            let r = check_genmove(s, name, colour).and_then(|side| {
+                genmove_in(
+                    s,
+                    &mut slot,
+                    play,
+                    side,
+                    colour,
+                    commit,
+                    &mut plain_run(sink),
+                )
+            });
             play.rekushu = slot;
             r
         }
         AnyGame::Rebus(s) => {
             let mut slot = play.rebus.take();
-            let r = genmove_in(s, &mut slot, play, colour, commit, sink);
+            let r = check_genmove(s, name, colour).and_then(|side| {
+                genmove_in(
+                    s,
+                    &mut slot,
+                    play,
+                    side,
+                    colour,
+                    commit,
+                    &mut plain_run(sink),
+                )
+            });
             play.rebus = slot;
             r
         }
@@ -603,5 +654,8 @@ pub fn stop(e: &mut Engine, args: &[String]) -> CommandResult {
 /// Commands that search. The binary's input reader counts them, so that a
 /// `stop` line read while one runs (or waits its turn) stops it at once.
 pub fn is_search_command(name: &str) -> bool {
-    matches!(name, "genmove" | "reg_genmove")
+    matches!(
+        name,
+        "genmove" | "reg_genmove" | "analyze" | "genmove_analyze"
+    )
 }

@@ -38,6 +38,9 @@ struct RootMove<M> {
     mv: M,
     score: i32,
     exact: bool,
+    /// Multi-PV only: the line of the last exact search of this move (the move
+    /// first); empty otherwise.
+    pv: Vec<M>,
 }
 
 /// The result of the last completed iteration.
@@ -47,6 +50,9 @@ pub(crate) struct Completed<M> {
     pub score: i32,
     pub pv: Vec<M>,
     pub root_moves: Vec<RootMoveInfo<M>>,
+    /// Multi-PV only: the lines of the first `multipv` root moves (see
+    /// [`crate::search::SearchInfo::lines`]).
+    pub lines: Vec<Vec<M>>,
 }
 
 pub(crate) struct Worker<'a, G: Evaluate> {
@@ -67,6 +73,8 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     /// Triangular PV table: `pv[ply]` is the best line from `ply`.
     pv: Vec<Vec<G::Move>>,
     root_moves: Vec<RootMove<G::Move>>,
+    /// Root moves that get an exact score each iteration (1: only the best).
+    multipv: usize,
 }
 
 impl<'a, G: Evaluate> Worker<'a, G> {
@@ -93,7 +101,31 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             scratch: Vec::with_capacity(256),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(32)).collect(),
             root_moves: Vec::new(),
+            multipv: 1,
         }
+    }
+
+    /// Makes the first `n` root moves exact each iteration (analysis); 1, the
+    /// default, is the plain search. More than one turns off aspiration windows.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.max(1);
+    }
+
+    /// The lines of the first `multipv` root moves, best first (multi-PV only).
+    fn root_lines(&self) -> Vec<Vec<G::Move>> {
+        if self.multipv <= 1 {
+            return Vec::new();
+        }
+        self.root_moves
+            .iter()
+            .take(self.multipv)
+            .enumerate()
+            .map(|(i, r)| match i {
+                0 if !self.pv[0].is_empty() => self.pv[0].clone(),
+                _ if r.exact && !r.pv.is_empty() => r.pv.clone(),
+                _ => vec![r.mv],
+            })
+            .collect()
     }
 
     /// The root moves in search order (best first after an iteration).
@@ -231,6 +263,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 mv: list[i].mv,
                 score: -INFINITY,
                 exact: false,
+                pv: Vec::new(),
             })
             .collect();
         if self.root_moves.is_empty() {
@@ -258,6 +291,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 score,
                 pv: self.pv[0].clone(),
                 root_moves: self.root_move_list(),
+                lines: self.root_lines(),
             };
             on_iteration(self, &done);
             let proven = plies_to_end(score).is_some_and(|p| p < depth as i32);
@@ -281,6 +315,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             Some(p)
                 if delta0 > 0
                     && margin == 0
+                    && self.multipv <= 1
                     && depth >= self.params.aspiration_min_depth
                     && !is_decisive(p) =>
             {
@@ -317,14 +352,26 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.pv[0].clear();
         let mut best = -INFINITY;
         let mut best_index = 0;
+        let multi = self.multipv > 1;
+        // Multi-PV: the exact scores of this pass, best first, at most `multipv`.
+        let mut top: Vec<i32> = Vec::new();
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             // With noise, every move within `margin` of the best must get an exact
-            // score, so the window's floor is lowered by `margin`.
-            let floor = alpha.max(best.saturating_sub(margin.max(0)));
+            // score, so the window's floor is lowered by `margin`. With multi-PV,
+            // the floor is the `multipv`-th best exact score so far.
+            let floor = if multi {
+                match top.get(self.multipv - 1) {
+                    Some(&kth) => alpha.max(kth),
+                    None => alpha,
+                }
+            } else {
+                alpha.max(best.saturating_sub(margin.max(0)))
+            };
+            let full = i == 0 || (multi && top.len() < self.multipv);
             self.pos.make_move(mv);
             let mut score;
-            if i == 0 {
+            if full {
                 score = -self.negamax(depth - 1, 1, -beta, -floor, true);
             } else {
                 score = -self.negamax(depth - 1, 1, -floor - 1, -floor, false);
@@ -336,9 +383,21 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             if self.stopped {
                 return best;
             }
+            let exact = score > floor && score < beta;
+            if multi && exact {
+                // The last search of an exact move was a PV search: its line
+                // is in `pv[1]`.
+                let mut line = Vec::with_capacity(self.pv[1].len() + 1);
+                line.push(mv);
+                line.extend_from_slice(&self.pv[1]);
+                self.root_moves[i].pv = line;
+                let at = top.partition_point(|&s| s >= score);
+                top.insert(at, score);
+                top.truncate(self.multipv);
+            }
             let rm = &mut self.root_moves[i];
             rm.score = score;
-            rm.exact = score > floor && score < beta;
+            rm.exact = exact;
             if score > best {
                 best = score;
                 best_index = i;

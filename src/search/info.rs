@@ -28,6 +28,11 @@ pub struct SearchInfo<M> {
     pub pv: Vec<M>,
     /// Root moves sorted best first ("multi-PV lite": non-best scores may be bounds).
     pub root_moves: Vec<RootMoveInfo<M>>,
+    /// With multi-PV ([`crate::search::Searcher::search_multipv`]): the line of
+    /// each of the first `multipv` root moves, in `root_moves` order, each
+    /// starting with its move (only the move when its score is a bound). Empty
+    /// in a plain search.
+    pub lines: Vec<Vec<M>>,
     /// Permille of the transposition table written by this search (sampled).
     pub hashfull: usize,
 }

@@ -107,6 +107,21 @@ impl<G: Evaluate> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        threads::search(root, limits, config, &self.params, &self.tt, stop, report)
+        threads::search(self, root, limits, config, 1, stop, report)
+    }
+
+    /// [`Searcher::search`] for analysis: the first `multipv` root moves get
+    /// exact scores and lines each iteration ([`SearchInfo::lines`]), at the
+    /// cost of wider windows (no aspiration). `multipv` 1 is the plain search.
+    pub fn search_multipv(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        config: &LevelConfig,
+        multipv: usize,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        threads::search(self, root, limits, config, multipv.max(1), stop, report)
     }
 }

@@ -7,24 +7,25 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::core::Status;
+use crate::search::Searcher;
 use crate::search::alphabeta::{Shared, Worker};
 use crate::search::eval::{DRAW, Evaluate, INFINITY, WIN};
 use crate::search::info::{SearchInfo, SearchResult};
 use crate::search::levels::{LevelConfig, choose_root_move};
-use crate::search::params::{MAX_DEPTH, MAX_THREADS, SearchParams};
+use crate::search::params::{MAX_DEPTH, MAX_THREADS};
 use crate::search::timeman::{Limits, TimeManager};
-use crate::search::tt::TranspositionTable;
 
 /// Runs one search on `config.threads` threads.
 pub(crate) fn search<G: Evaluate>(
+    searcher: &Searcher<G>,
     root: &G,
     limits: &Limits,
     config: &LevelConfig,
-    params: &SearchParams,
-    tt: &TranspositionTable,
+    multipv: usize,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo<G::Move>),
 ) -> SearchResult<G::Move> {
+    let (params, tt) = (&searcher.params, &searcher.tt);
     tt.new_search();
     let abort = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
@@ -57,6 +58,7 @@ pub(crate) fn search<G: Evaluate>(
             }
         }
         let mut main = Worker::new(shared, *params, config.eval, root, true);
+        main.set_multipv(multipv);
         let completed =
             main.iterative_deepening(max_depth, config.noise_margin, 1, &mut |w, done| {
                 let time = shared.time.elapsed();
@@ -71,6 +73,7 @@ pub(crate) fn search<G: Evaluate>(
                     time,
                     pv: done.pv.clone(),
                     root_moves: done.root_moves.clone(),
+                    lines: done.lines.clone(),
                     hashfull: tt.hashfull(),
                 });
             });
