@@ -34,6 +34,10 @@ pub struct EvalParams {
     /// only the few most valuable nominations are tried (see
     /// `games::rebus::searchgen`).
     pub exact_chains: bool,
+    /// With `exact_chains`: the root move list is exact, the tree below it is
+    /// pruned as without (`mike`: every distinct move is considered for play,
+    /// while the tree stays as narrow as `hard`'s).
+    pub exact_at_root_only: bool,
     /// REBUS: bonus (centi-units) for each lock held, in the evaluation and in
     /// move ordering (locks are then tried first); 0 = neutral.
     pub lock_bonus: i32,
@@ -43,6 +47,7 @@ impl Default for EvalParams {
     fn default() -> Self {
         EvalParams {
             exact_chains: true,
+            exact_at_root_only: false,
             lock_bonus: 0,
         }
     }

@@ -59,6 +59,8 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     shared: Shared<'a>,
     params: SearchParams,
     eval: EvalParams,
+    /// The parameters below the root (`eval` unless exact only at the root).
+    tree_eval: EvalParams,
     pos: G,
     is_main: bool,
     pub nodes: u64,
@@ -89,6 +91,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             shared,
             params,
             eval,
+            tree_eval: EvalParams {
+                exact_chains: eval.exact_chains && !eval.exact_at_root_only,
+                ..eval
+            },
             pos: root.clone(),
             is_main,
             nodes: 0,
@@ -202,11 +208,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         list.clear();
         self.scratch.clear();
         // Quiescence lists only noisy moves, in the order the full list has them.
+        let eval = if ply == 0 { &self.eval } else { &self.tree_eval };
         if noisy_only {
-            self.pos.generate_noisy_moves(&mut self.scratch, &self.eval);
+            self.pos.generate_noisy_moves(&mut self.scratch, eval);
         } else {
-            self.pos
-                .generate_search_moves(&mut self.scratch, &self.eval);
+            self.pos.generate_search_moves(&mut self.scratch, eval);
         }
         list.extend(self.scratch.iter().map(|&mv| ScoredMove {
             mv,

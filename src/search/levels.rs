@@ -97,6 +97,7 @@ impl Level {
             // Below `mike`, REBUS prunes chain sets and nominations in search.
             eval: EvalParams {
                 exact_chains: false,
+                exact_at_root_only: false,
                 lock_bonus: 0,
             },
         };
@@ -109,6 +110,7 @@ impl Level {
                 resign_threshold: 2_000,
                 eval: EvalParams {
                     exact_chains: false,
+                    exact_at_root_only: false,
                     lock_bonus: 0,
                 },
                 ..base
@@ -121,6 +123,7 @@ impl Level {
                 resign_threshold: 3_000,
                 eval: EvalParams {
                     exact_chains: false,
+                    exact_at_root_only: false,
                     lock_bonus: 0,
                 },
                 ..base
@@ -134,6 +137,7 @@ impl Level {
                 resign_threshold: i32::MAX,
                 eval: EvalParams {
                     exact_chains: true,
+                    exact_at_root_only: true,
                     lock_bonus: 50,
                 },
                 ..base
