@@ -344,6 +344,7 @@ impl Record {
         });
         // The header: tag lines up to the first blank line.
         for (n, raw) in lines.by_ref() {
+            check_controls(n, raw)?;
             let line = raw.trim();
             if line.is_empty() {
                 break;
@@ -366,6 +367,7 @@ impl Record {
         let mut moves = Vec::new();
         let mut move_lines = Vec::new();
         for (n, raw) in lines {
+            check_controls(n, raw)?;
             let line = raw.trim();
             if line.is_empty() {
                 continue;
@@ -382,13 +384,13 @@ impl Record {
             if mv.is_empty() {
                 return Err(bad("a comment with no move before it"));
             }
+            if mv.starts_with('[') {
+                return Err(bad("a tag after the blank line that ends the header"));
+            }
             if mv.split_whitespace().nth(1).is_some() {
                 return Err(bad(
                     "more than one word before the comment (one move per line)",
                 ));
-            }
-            if mv.starts_with('[') {
-                return Err(bad("a tag after the blank line that ends the header"));
             }
             moves.push(RecordMove::new(
                 mv,
@@ -578,9 +580,34 @@ fn parse_tag_line(line: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value))
 }
 
-/// `text` with line breaks turned into spaces.
+/// `text` with line breaks and other control characters (but tabs) turned
+/// into spaces, as the parser requires.
 fn one_line(text: &str) -> String {
-    text.replace(['\n', '\r'], " ")
+    text.chars()
+        .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
+        .collect()
+}
+
+/// Refuses a line holding control characters other than tabs (a `\r` just
+/// before the line end is part of the line end and already gone).
+fn check_controls(n: usize, raw: &str) -> Result<(), RecordError> {
+    match raw.chars().find(|&c| c.is_control() && c != '\t') {
+        Some(c) => Err(RecordError::Line {
+            line: n,
+            text: raw
+                .chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect(),
+            problem: format!("a control character U+{:04X}", c as u32),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn tag(out: &mut String, name: &str, value: &str) {
