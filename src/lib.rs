@@ -10,8 +10,11 @@
 //! 5. [`protocol`] — a line in, a typed command, the engine, a typed reply, text out.
 //!    No terminal I/O: `main.rs` owns stdin/stdout (only `savegame`/`loadgame`
 //!    touch files, the ones they are given).
-//! 6. [`bench`] — the fixed positions and depths of `tessera bench`.
+//! 6. [`bench`] — the fixed positions and depths of `tessera bench`;
+//!    [`analysis`] — `tessera analyze`: every position of a record searched,
+//!    each move's loss against the engine's best.
 
+pub mod analysis;
 pub mod bench;
 pub mod core;
 pub mod games;
