@@ -17,6 +17,11 @@
 //! Scores are written `+1.50` (units, the mover's or the first player's view),
 //! `W5` (a proven win in 5 plies) or `L4` (a proven loss in 4 plies).
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 use std::fmt::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -121,7 +126,10 @@ pub fn analyze(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis, RecordError> {
     let max_lead = match &record.start {
-        Start::Rekushu { size } => ((size - 1) * (size - 1)) as i32,
+        Start::Rekushu { size } => {
+            let n = size.saturating_sub(1).min(100) as i32;
+            n * n
+        }
         Start::Rebus { .. } => 81,
     };
     Ok(match record.replay()? {

@@ -24,6 +24,11 @@
 //! is strict: every line is checked, every move is replayed with the rules, and
 //! any fault is an error quoting the line and its number. It never panics.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 use std::fmt::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 
