@@ -4,13 +4,20 @@
 //! 1. [`core`]   — sides, the [`core::Game`] contract, the deterministic rng.
 //! 2. [`games`]  — the rules of each game: boards, move generation, hashing,
 //!    notation, evaluation. No search imports.
-//! 3. [`search`] — the generic searcher, compiled once per game.
-//! 4. [`protocol`] — a line in, a typed command, the engine, a typed reply, text out.
-//!    No I/O: `main.rs` owns stdin/stdout.
-//! 5. [`bench`] — the fixed positions and depths of `tessera bench`.
+//! 3. [`record`] — game records: the text format of both games, its writer and
+//!    its strict parser, which replays every move with the rules.
+//! 4. [`search`] — the generic searcher, compiled once per game.
+//! 5. [`protocol`] — a line in, a typed command, the engine, a typed reply, text out.
+//!    No terminal I/O: `main.rs` owns stdin/stdout (only `savegame`/`loadgame`
+//!    touch files, the ones they are given).
+//! 6. [`bench`] — the fixed positions and depths of `tessera bench`;
+//!    [`analysis`] — `tessera analyze`: every position of a record searched,
+//!    each move's loss against the engine's best.
 
+pub mod analysis;
 pub mod bench;
 pub mod core;
 pub mod games;
 pub mod protocol;
+pub mod record;
 pub mod search;

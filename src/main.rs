@@ -24,7 +24,8 @@ use tessera::protocol::{Engine, Input};
         printf 'play b K10\\nshowboard\\n' | tessera\n  \
         tessera --init 'game rebus' --init 'level easy'\n  \
         tessera perft --size 20 --depth 3\n  \
-        tessera perft --game rebus --depth 2 --divide"
+        tessera perft --game rebus --depth 2 --divide\n  \
+        tessera analyze game.txt --depth 6 --json"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -46,6 +47,36 @@ enum Command {
     /// Searches fixed positions of both games to a fixed depth on one thread and
     /// prints the node total (the search's signature) and the speed
     Bench,
+    /// Analyses a recorded game: every position searched, each move's score
+    /// against the engine's best move, and the moves that lost the most marked
+    #[command(
+        after_help = "Scores are in tiles (Rekushu) or squares (REBUS), +1.50 for the side \
+        named; W5 / L4 are a proven win / loss in that many plies. loss is the score the move \
+        gave away against the engine's best move; ?? marks a loss of 3 or more (or a proven win \
+        thrown away, a proven loss walked into), ? a loss of 1 or more.\n\n\
+        Examples:\n  \
+        tessera analyze game.txt --depth 6\n  \
+        tessera analyze game.txt --time 0.5 --json | jq 'select(.mark == \"??\")'"
+    )]
+    Analyze {
+        /// A game record (protocol.md section 10), as savegame and the arena write them
+        record: std::path::PathBuf,
+        /// Search each position to this depth (reproducible with one thread)
+        #[arg(long, conflicts_with = "time")]
+        depth: Option<u32>,
+        /// Search each position for this many seconds (default: the level's time per move)
+        #[arg(long)]
+        time: Option<f64>,
+        /// One JSON object per move, one per line, instead of the table
+        #[arg(long)]
+        json: bool,
+        /// The level whose search and evaluation analyse (easy, medium, hard, mike)
+        #[arg(long, default_value = "hard")]
+        level: String,
+        /// Search threads
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// Counts the move sequences of a given length from a position (move generation check)
     #[command(after_help = "Examples:\n  \
         tessera perft --size 20 --depth 3\n  \
@@ -79,6 +110,14 @@ fn main() -> ExitCode {
     match cli.command {
         None => run_protocol(&cli.init),
         Some(Command::Bench) => run_bench(),
+        Some(Command::Analyze {
+            record,
+            depth,
+            time,
+            json,
+            level,
+            threads,
+        }) => run_analyze(&record, depth, time, json, &level, threads),
         Some(Command::Perft {
             game,
             size,
@@ -286,5 +325,86 @@ fn run_bench() -> ExitCode {
         (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64
     );
     println!("Bench: {nodes}");
+    ExitCode::SUCCESS
+}
+
+/// `tessera analyze`: the table or JSON lines on stdout, progress on stderr
+/// when it is a terminal, status 2 with a message for any bad input.
+fn run_analyze(
+    path: &std::path::Path,
+    depth: Option<u32>,
+    time: Option<f64>,
+    json: bool,
+    level: &str,
+    threads: usize,
+) -> ExitCode {
+    use std::io::IsTerminal;
+    use tessera::analysis::{Budget, Options, analyze};
+    use tessera::record::Record;
+
+    let fail = |msg: String| {
+        eprintln!("tessera analyze: {msg}");
+        ExitCode::from(2)
+    };
+    let level = match level.parse::<tessera::search::Level>() {
+        Ok(l) => l,
+        Err(e) => return fail(e.to_string()),
+    };
+    if !(1..=256).contains(&threads) {
+        return fail(format!("--threads {threads}: 1 to 256 threads"));
+    }
+    let budget = match (depth, time) {
+        (Some(d), _) if !(1..=100).contains(&d) => {
+            return fail(format!("--depth {d}: a depth from 1 to 100"));
+        }
+        (Some(d), _) => Budget::Depth(d),
+        (None, Some(t)) if !(t.is_finite() && t > 0.0 && t < 1e6) => {
+            return fail(format!("--time {t}: a number of seconds above 0"));
+        }
+        (None, Some(t)) => Budget::Time(std::time::Duration::from_secs_f64(t)),
+        (None, None) => Budget::LevelDefault,
+    };
+    let text = match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => return fail(format!("'{}' is not UTF-8 text", path.display())),
+        },
+        Err(e) => return fail(format!("cannot read '{}': {e}", path.display())),
+    };
+    let record = match Record::parse(&text) {
+        Ok(r) => r,
+        Err(e) => return fail(format!("'{}': {e}", path.display())),
+    };
+    let options = Options {
+        budget,
+        level,
+        threads,
+    };
+    let show_progress = io::stderr().is_terminal();
+    let mut progress = |done: usize, total: usize| {
+        if show_progress {
+            eprint!("\ranalysing move {done}/{total}");
+            if done == total {
+                eprintln!();
+            }
+        }
+    };
+    let analysis = match analyze(&record, &options, &mut progress) {
+        Ok(a) => a,
+        Err(e) => return fail(format!("'{}': {e}", path.display())),
+    };
+    let out = if json {
+        analysis.json_lines()
+    } else {
+        analysis.table()
+    };
+    let mut stdout = io::stdout().lock();
+    if stdout
+        .write_all(out.as_bytes())
+        .and_then(|_| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::from(2);
+    }
     ExitCode::SUCCESS
 }

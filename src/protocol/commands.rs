@@ -5,7 +5,8 @@
 use super::engine::{AnyGame, Engine, with_session};
 use super::session::{ProtocolGame, Session};
 use super::{
-    CommandError, CommandResult, ErrorKind, analyze, gogui, play as engine_play, rebus, rekushu,
+    CommandError, CommandResult, ErrorKind, analyze, gogui, play as engine_play, rebus, records,
+    rekushu,
 };
 
 pub type Handler = fn(&mut Engine, &[String]) -> CommandResult;
@@ -158,6 +159,18 @@ pub static COMMANDS: &[Command] = &[
             no_args("game_status", a)?;
             Ok(with_session!(&e.game, s => s.status_text()))
         },
+    ),
+    cmd(
+        "savegame",
+        "<file>",
+        "writes the game so far to a file as a game record (the rest of the line is the path)",
+        records::savegame,
+    ),
+    cmd(
+        "loadgame",
+        "<file> [move number]",
+        "replaces the game with a record's, after that many moves (default: all)",
+        records::loadgame,
     ),
     cmd(
         "genmove",

@@ -114,7 +114,7 @@ struct Cli {
     /// Adjudicate a draw after this many plies (after the opening)
     #[arg(long)]
     max_plies: Option<usize>,
-    /// Folder for one text record per game
+    /// Folder for one text record per game (the format of protocol.md section 10)
     #[arg(long, value_name = "DIR")]
     records: Option<PathBuf>,
     /// Write the summary as JSON to this file

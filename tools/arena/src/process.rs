@@ -44,10 +44,21 @@ pub struct EngineProcess {
     stdin: ChildStdin,
     replies: Receiver<Line>,
     summaries: Receiver<String>,
-    /// Set once the engine wrote a `genmove` summary: only then is it worth
-    /// waiting a moment for the next one.
+    /// Set once the engine wrote a `genmove` summary: from then on it is worth
+    /// waiting a moment for each one.
     reports_summaries: bool,
+    /// `genmove` replies seen with no summary while `reports_summaries` was
+    /// still unknown: after [`SUMMARY_PROBES`] of them the arena stops waiting.
+    summary_misses: u32,
 }
+
+/// How many moves the arena waits for a first summary before it decides the
+/// engine writes none.
+const SUMMARY_PROBES: u32 = 3;
+/// How long to wait for a summary line still in the stderr pipe: longer while
+/// it is not known whether the engine writes them at all (its first move).
+const SUMMARY_WAIT: Duration = Duration::from_millis(50);
+const FIRST_SUMMARY_WAIT: Duration = Duration::from_millis(200);
 
 /// Splits a command line on whitespace; `'…'` and `"…"` group words.
 pub fn split_command(line: &str) -> Vec<String> {
@@ -123,6 +134,7 @@ impl EngineProcess {
             replies,
             summaries,
             reports_summaries: false,
+            summary_misses: 0,
         })
     }
 
@@ -178,12 +190,31 @@ impl EngineProcess {
             self.reports_summaries = true;
             found = matching(&line).or(found);
         }
-        // Stderr and stdout are separate pipes: the line may still be on its way.
+        // Stderr and stdout are separate pipes: the line may still be on its
+        // way, even on the engine's first move, before the arena knows that it
+        // writes summaries at all.
+        let wait = if self.reports_summaries {
+            Some(SUMMARY_WAIT)
+        } else {
+            (self.summary_misses < SUMMARY_PROBES).then_some(FIRST_SUMMARY_WAIT)
+        };
         if found.is_none()
-            && self.reports_summaries
-            && let Ok(line) = self.summaries.recv_timeout(Duration::from_millis(20))
+            && let Some(wait) = wait
         {
-            found = matching(&line);
+            let deadline = Instant::now() + wait;
+            while let Ok(line) = self
+                .summaries
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                self.reports_summaries = true;
+                found = matching(&line);
+                if found.is_some() {
+                    break;
+                }
+            }
+        }
+        if found.is_none() && !self.reports_summaries {
+            self.summary_misses += 1;
         }
         found
     }

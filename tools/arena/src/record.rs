@@ -1,5 +1,7 @@
-//! Game records: header tags, then the moves in RULES notation, one per line,
-//! with the engine's own summary as a `#` comment when it wrote one.
+//! Game records, in the library's format ([`tessera::record`]): header tags,
+//! then the moves in RULES notation, one per line, with `# opening` on the
+//! moves of the opening and the engine's own summary as the comment of the
+//! moves it chose (when it wrote one).
 //!
 //! ```text
 //! [Game "rekushu"]
@@ -10,107 +12,122 @@
 //! [Result "1-0"]
 //! [Reason "no-placement"]
 //! [Score "B+7"]
+//! [Plies "3"]
 //! [Date "2026-11-30T06:40:12Z"]
+//! [Round "1"]
 //!
 //! C3 # opening
 //! F6 # opening
 //! D4 # depth 4 score +1.20 nodes 5120 time 48 ms
 //! ```
 
-use std::fmt::Write;
-use std::time::{SystemTime, UNIX_EPOCH};
+use tessera::games::rebus::Position;
+use tessera::record::{GameResult, Record, RecordMove, Start};
+pub use tessera::record::{civil_from_days, utc_now};
 
 use crate::openings::GameKind;
 use crate::referee::GameOutcome;
 
-/// `1-0` (first player won), `0-1`, `1/2-1/2`.
-pub fn result_text(winner: Option<usize>) -> &'static str {
+/// The result of a game by winning seat (seat 0 moves first).
+pub fn game_result(winner: Option<usize>) -> GameResult {
     match winner {
-        Some(0) => "1-0",
-        Some(_) => "0-1",
-        None => "1/2-1/2",
+        Some(0) => GameResult::FirstWins,
+        Some(_) => GameResult::SecondWins,
+        None => GameResult::Draw,
     }
 }
 
-/// The civil date of a day count since 1970-01-01 (H. Hinnant's algorithm).
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+/// `1-0` (first player won), `0-1`, `1/2-1/2`.
+pub fn result_text(winner: Option<usize>) -> &'static str {
+    game_result(winner).text()
 }
 
-/// The time now in UTC, ISO 8601 (`2026-11-30T06:40:12Z`).
-pub fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-    let s = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        s / 3600,
-        s / 60 % 60,
-        s % 60
-    )
-}
-
-fn tag(out: &mut String, name: &str, value: &str) {
-    let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-    let _ = writeln!(out, "[{name} \"{value}\"]");
-}
-
-/// The record of one game.
+/// The record of one game, or why none can be written (a game that never
+/// started for the arena's own reasons has no start position).
 pub fn record_text(
     kind: GameKind,
     names: [&str; 2],
     outcome: &GameOutcome,
     round: u64,
     date: &str,
-) -> String {
-    let mut out = String::new();
-    tag(&mut out, "Game", kind.id());
-    if let GameKind::Rekushu { size } = kind {
-        tag(&mut out, "Size", &size.to_string());
-    }
-    tag(&mut out, "Start", &outcome.start);
-    tag(&mut out, "Round", &(round + 1).to_string());
-    tag(&mut out, "First", names[0]);
-    tag(&mut out, "Second", names[1]);
-    tag(&mut out, "Result", result_text(outcome.winner));
-    tag(&mut out, "Reason", &outcome.reason);
-    tag(&mut out, "Score", &outcome.score);
-    tag(&mut out, "Plies", &outcome.moves.len().to_string());
-    tag(&mut out, "Date", date);
-    out.push('\n');
-    for m in &outcome.moves {
-        out.push_str(&m.text);
-        if m.opening {
-            out.push_str(" # opening");
-        } else if let Some(c) = &m.comment {
-            let _ = write!(out, " # {}", c.replace(['\n', '\r'], " "));
-        }
-        out.push('\n');
-    }
-    out
+) -> Result<String, String> {
+    let start = match kind {
+        GameKind::Rekushu { size } => Start::Rekushu { size },
+        GameKind::Rebus => Start::Rebus {
+            position: Box::new(
+                Position::from_position_string(&outcome.start)
+                    .map_err(|e| format!("no start position ({e})"))?,
+            ),
+            turn_limit: tessera::games::rebus::DEFAULT_TURN_LIMIT,
+        },
+    };
+    let mut record = Record::new(start);
+    record.first = names[0].to_string();
+    record.second = names[1].to_string();
+    record.result = game_result(outcome.winner);
+    record.date = date.to_string();
+    record.reason = Some(outcome.reason.clone());
+    record.score = Some(outcome.score.clone());
+    record.other_tags = vec![("Round".into(), (round + 1).to_string())];
+    record.moves = outcome
+        .moves
+        .iter()
+        .map(|m| {
+            let comment = if m.opening {
+                Some("opening".to_string())
+            } else {
+                m.comment.clone()
+            };
+            RecordMove::new(m.text.clone(), comment)
+        })
+        .collect();
+    Ok(record.to_text())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::MoveRecord;
 
     #[test]
     fn dates() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
         assert_eq!(utc_now().len(), "2026-11-30T06:40:12Z".len());
+    }
+
+    #[test]
+    fn records_read_back() {
+        let outcome = GameOutcome {
+            winner: Some(1),
+            reason: "illegal move 'A1': A1 is occupied".into(),
+            fault: Some(0),
+            score: "0".into(),
+            moves: vec![
+                MoveRecord {
+                    text: "C3".into(),
+                    opening: true,
+                    comment: None,
+                },
+                MoveRecord {
+                    text: "D4".into(),
+                    opening: false,
+                    comment: Some("depth 2 score +0.50\nnodes 9".into()),
+                },
+            ],
+            start: "8x8".into(),
+        };
+        let text = record_text(GameKind::Rekushu { size: 8 }, ["a", "b"], &outcome, 0, "d")
+            .expect("a record");
+        let r = Record::parse(&text).expect("parses");
+        assert_eq!(r.result, GameResult::SecondWins);
+        assert_eq!(r.moves[0].comment.as_deref(), Some("opening"));
+        assert_eq!(
+            r.moves[1].comment.as_deref(),
+            Some("depth 2 score +0.50 nodes 9")
+        );
+        assert_eq!(r.other_tags, vec![("Round".to_string(), "1".to_string())]);
+        let mut none = outcome.clone();
+        none.start = String::new();
+        assert!(record_text(GameKind::Rebus, ["a", "b"], &none, 0, "d").is_err());
     }
 }

@@ -328,9 +328,13 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
         }
         let record = config.records.as_ref().map(|dir| {
             let path = dir.join(format!("game-{:05}.txt", k + 1));
-            let text = record_text(config.kind, names, &outcome, round, &utc_now());
-            if let Err(e) = std::fs::write(&path, text) {
-                progress.line(&format!("arena: cannot write {}: {e}", path.display()));
+            match record_text(config.kind, names, &outcome, round, &utc_now()) {
+                Ok(text) => {
+                    if let Err(e) = std::fs::write(&path, text) {
+                        progress.line(&format!("arena: cannot write {}: {e}", path.display()));
+                    }
+                }
+                Err(e) => progress.line(&format!("arena: no record of game {}: {e}", k + 1)),
             }
             path.display().to_string()
         });

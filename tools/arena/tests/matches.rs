@@ -162,6 +162,19 @@ fn random_vs_random_rekushu() {
             assert!(line.ends_with(" # random"), "{line}");
         }
         comments += r.lines().filter(|l| l.ends_with(" # random")).count();
+        // The first move an engine chose has its summary too (the arena waits
+        // for it even before it knows that the engine writes them).
+        let first_engine_move = r
+            .lines()
+            .skip_while(|l| !l.is_empty())
+            .skip(1)
+            .find(|l| !l.ends_with("# opening"));
+        if let Some(line) = first_engine_move {
+            assert!(line.ends_with(" # random"), "{r}");
+        }
+        // The record reads back with the library's strict parser.
+        let parsed = tessera::record::Record::parse(&r).unwrap_or_else(|e| panic!("{e}\n{r}"));
+        assert_eq!(parsed.other_tags[0].0, "Round");
     }
     assert!(comments > 0, "no engine summary was recorded");
 }

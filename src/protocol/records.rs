@@ -1,0 +1,245 @@
+//! `savegame <file>` and `loadgame <file> [move number]`: the current game to a
+//! game record ([`crate::record`]) and back. These two commands are the only
+//! ones that touch files, and only the file they are given.
+//!
+//! A path is the rest of the line: `savegame my games/a.txt` writes
+//! `my games/a.txt`. For `loadgame`, a last word made of digits is the move
+//! number (`loadgame my game.txt 12`); a path in double quotes is taken as it
+//! is (`loadgame "game 12"`, `loadgame "game 12" 5`). The protocol's own input
+//! rules still apply: `#` starts a comment, and runs of spaces read as one.
+
+use std::io::Read;
+
+use super::engine::{AnyGame, Engine};
+use super::session::{ProtocolGame, Session};
+use super::{CommandError, CommandResult};
+use crate::core::Status;
+use crate::record::{GameResult, Record, RecordMove, Replay, Start};
+
+/// The largest file `loadgame` reads: far beyond any real record, small
+/// enough that a wrong path (a device, a huge file) cannot exhaust memory.
+pub const MAX_RECORD_BYTES: u64 = 16 << 20;
+
+/// The record of the game in progress, from its start (the empty board, or the
+/// REBUS position it was set up from) to the last move played.
+pub fn current_record(e: &Engine) -> Record {
+    match &e.game {
+        AnyGame::Rekushu(s) => record_of(s, Start::Rekushu { size: s.pos.size() }),
+        AnyGame::Rebus(s) => record_of(
+            s,
+            Start::Rebus {
+                position: Box::new(start_of(s)),
+                turn_limit: s.pos.turn_limit(),
+            },
+        ),
+    }
+}
+
+/// The position before the first move of the session.
+fn start_of<G: ProtocolGame>(s: &Session<G>) -> G {
+    let mut pos = s.pos.clone();
+    for played in s.history.iter().rev() {
+        pos.unmake_move(played.mv);
+    }
+    pos
+}
+
+fn record_of<G: ProtocolGame>(s: &Session<G>, start: Start) -> Record {
+    let mut r = Record::new(start);
+    let status = s.status();
+    r.result = GameResult::from_status(status);
+    if status != Status::Ongoing {
+        r.reason = Some(if s.resigned.is_some() {
+            "resign".into()
+        } else {
+            s.pos
+                .end_reason(s.history.last().map(|p| p.text.as_str()))
+                .into()
+        });
+    }
+    r.score = Some(s.pos.score_text());
+    r.moves = s
+        .history
+        .iter()
+        .map(|p| RecordMove::new(p.text.clone(), None))
+        .collect();
+    r
+}
+
+/// An I/O error without the `(os error N)` tail.
+fn io_text(err: &std::io::Error) -> String {
+    let text = err.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// A quoted path at the start of `rest`: the path and what follows it.
+fn quoted(rest: &str) -> Option<(&str, &str)> {
+    let inner = rest.strip_prefix('"')?;
+    let end = inner.find('"')?;
+    Some((&inner[..end], inner[end + 1..].trim()))
+}
+
+/// `savegame <file>`.
+pub fn savegame(e: &mut Engine, args: &[String]) -> CommandResult {
+    let rest = args.join(" ");
+    let path = match quoted(&rest) {
+        Some((p, "")) => p.to_string(),
+        Some((_, extra)) => {
+            return Err(CommandError::syntax(format!(
+                "savegame: unexpected '{extra}' after the quoted file name"
+            )));
+        }
+        None => rest,
+    };
+    if path.is_empty() {
+        return Err(CommandError::syntax("usage: savegame <file> (got nothing)"));
+    }
+    let text = current_record(e).to_text();
+    std::fs::write(&path, text).map_err(|err| {
+        CommandError::refused(format!(
+            "savegame: cannot write '{path}': {}",
+            io_text(&err)
+        ))
+    })?;
+    Ok(String::new())
+}
+
+/// The file and move number of `loadgame`.
+fn loadgame_args(args: &[String]) -> Result<(String, Option<String>), CommandError> {
+    let rest = args.join(" ");
+    if rest.is_empty() {
+        return Err(CommandError::syntax(
+            "usage: loadgame <file> [move number] (got nothing)",
+        ));
+    }
+    if let Some((path, after)) = quoted(&rest) {
+        if path.is_empty() {
+            return Err(CommandError::syntax("loadgame: an empty file name '\"\"'"));
+        }
+        return match after {
+            "" => Ok((path.to_string(), None)),
+            n if n.bytes().all(|b| b.is_ascii_digit()) => Ok((path.to_string(), Some(n.into()))),
+            other => Err(CommandError::syntax(format!(
+                "loadgame '{path}': '{other}' after the quoted file name is not a move number"
+            ))),
+        };
+    }
+    match args {
+        [.., last] if args.len() >= 2 && last.bytes().all(|b| b.is_ascii_digit()) => {
+            Ok((args[..args.len() - 1].join(" "), Some(last.clone())))
+        }
+        _ => Ok((rest, None)),
+    }
+}
+
+/// Reads a whole record file, refusing non-text and oversized files.
+fn read_record_file(path: &str) -> Result<String, CommandError> {
+    let fail =
+        |why: String| CommandError::refused(format!("loadgame: cannot read '{path}': {why}"));
+    let file = std::fs::File::open(path).map_err(|err| fail(io_text(&err)))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| fail(io_text(&err)))?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(fail(format!(
+            "larger than {} MB, not a game record",
+            MAX_RECORD_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
+}
+
+/// The session of a replayed game after its first `n` moves; the side to move
+/// resigned when the record says so and `n` is all of them.
+fn session_after<G: ProtocolGame>(
+    line: &crate::record::Line<G>,
+    n: usize,
+    record: &Record,
+) -> Session<G> {
+    let mut s = Session::new(line.start.clone());
+    for &mv in line.moves.iter().take(n) {
+        s.push(mv);
+    }
+    let to_move = s.pos.side_to_move();
+    if n == line.moves.len()
+        && record.reason.as_deref() == Some("resign")
+        && s.pos.status() == Status::Ongoing
+        && record.result.winner() == Some(to_move.opp())
+    {
+        s.resigned = Some(to_move);
+    }
+    s
+}
+
+/// `loadgame <file> [move number]`: the record's game replaces the current one,
+/// after `move number` moves (default: all). Nothing changes on any error.
+pub fn loadgame(e: &mut Engine, args: &[String]) -> CommandResult {
+    let (path, number) = loadgame_args(args)?;
+    let text = read_record_file(&path)?;
+    let record = Record::parse(&text)
+        .map_err(|err| CommandError::refused(format!("loadgame '{path}': {err}")))?;
+    let replay = record
+        .replay()
+        .map_err(|err| CommandError::refused(format!("loadgame '{path}': {err}")))?;
+    let total = record.moves.len();
+    let n = match &number {
+        None => total,
+        Some(text) => text.parse::<usize>().ok().filter(|&n| n <= total).ok_or_else(|| {
+            CommandError::refused(format!(
+                "loadgame: move number '{text}' is out of range: '{path}' has {total} moves (0 to {total})"
+            ))
+        })?,
+    };
+    match replay {
+        Replay::Rekushu(line) => {
+            let s = session_after(&line, n, &record);
+            e.play.new_game();
+            e.rekushu_size = line.start.size();
+            e.game = AnyGame::Rekushu(s);
+        }
+        Replay::Rebus(line) => {
+            let s = session_after(&line, n, &record);
+            e.play.new_game();
+            e.rebus.turn_limit = line.start.turn_limit();
+            e.game = AnyGame::Rebus(s);
+        }
+    }
+    Ok(String::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(' ')
+            .filter(|w| !w.is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn loadgame_arguments() {
+        let a = |s: &str| loadgame_args(&words(s));
+        assert_eq!(a("g.txt").unwrap(), ("g.txt".into(), None));
+        assert_eq!(a("g.txt 12").unwrap(), ("g.txt".into(), Some("12".into())));
+        assert_eq!(a("my game.txt").unwrap(), ("my game.txt".into(), None));
+        assert_eq!(
+            a("my game 12").unwrap(),
+            ("my game".into(), Some("12".into()))
+        );
+        assert_eq!(a("\"game 12\"").unwrap(), ("game 12".into(), None));
+        assert_eq!(
+            a("\"game 12\" 3").unwrap(),
+            ("game 12".into(), Some("3".into()))
+        );
+        assert_eq!(a("12").unwrap(), ("12".into(), None));
+        assert!(a("").is_err());
+        assert!(a("\"a\" b").is_err());
+        assert!(a("\"\"").is_err());
+    }
+}

@@ -1,0 +1,679 @@
+//! Game records: one text format for both games, written by `savegame` and the
+//! arena, read by `loadgame` and `tessera analyze` (protocol.md §10 has the
+//! full description).
+//!
+//! ```text
+//! [Game "rekushu"]
+//! [Size "8"]
+//! [Start "8x8"]
+//! [First "easy"]
+//! [Second "random"]
+//! [Result "1-0"]
+//! [Reason "no-placement"]
+//! [Score "B+7"]
+//! [Plies "3"]
+//! [Date "2026-11-30T06:40:12Z"]
+//!
+//! C3 # opening
+//! F6 # opening
+//! D4 # depth 4 score +1.20 nodes 5120 time 48 ms
+//! ```
+//!
+//! Header tags `[Name "value"]`, one per line, then a blank line, then one move
+//! per line in RULES notation with an optional `# comment`. [`Record::parse`]
+//! is strict: every line is checked, every move is replayed with the rules, and
+//! any fault is an error quoting the line and its number. It never panics.
+
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+use std::fmt::{self, Write};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::core::{Game, Notation, Side, Status};
+use crate::games::rebus::{DEFAULT_TURN_LIMIT, Position};
+use crate::games::rekushu::Board;
+
+/// Where a recorded game starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// An empty Rekushu board of this size (4 to 26).
+    Rekushu { size: usize },
+    /// A REBUS position (the standard setup, a random deal, or any position
+    /// string) and the turn limit the game is played with (0 = none).
+    Rebus {
+        position: Box<Position>,
+        turn_limit: u32,
+    },
+}
+
+impl Start {
+    /// The `Game` tag's value: `rekushu` or `rebus`.
+    pub fn game_id(&self) -> &'static str {
+        match self {
+            Start::Rekushu { .. } => "rekushu",
+            Start::Rebus { .. } => "rebus",
+        }
+    }
+}
+
+/// The `Result` tag: who won, from the record's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// `1-0`: the first player (Black, Red) won.
+    FirstWins,
+    /// `0-1`: the second player (White, Blue) won.
+    SecondWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: the game was not finished.
+    Unfinished,
+}
+
+impl GameResult {
+    pub fn text(self) -> &'static str {
+        match self {
+            GameResult::FirstWins => "1-0",
+            GameResult::SecondWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameResult> {
+        match text {
+            "1-0" => Some(GameResult::FirstWins),
+            "0-1" => Some(GameResult::SecondWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            "*" => Some(GameResult::Unfinished),
+            _ => None,
+        }
+    }
+
+    /// The result a game status means.
+    pub fn from_status(status: Status) -> GameResult {
+        match status {
+            Status::Ongoing => GameResult::Unfinished,
+            Status::Draw => GameResult::Draw,
+            Status::Won(Side::First) => GameResult::FirstWins,
+            Status::Won(Side::Second) => GameResult::SecondWins,
+        }
+    }
+
+    /// The winner, if the result names one.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            GameResult::FirstWins => Some(Side::First),
+            GameResult::SecondWins => Some(Side::Second),
+            _ => None,
+        }
+    }
+}
+
+/// One move of a record: its text as written and its comment, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    pub text: String,
+    pub comment: Option<String>,
+}
+
+impl RecordMove {
+    pub fn new(text: impl Into<String>, comment: Option<String>) -> Self {
+        RecordMove {
+            text: text.into(),
+            comment,
+        }
+    }
+}
+
+/// A whole game record. Build one with [`Record::new`] and the public fields;
+/// [`Record::to_text`] writes it, [`Record::parse`] reads and checks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub start: Start,
+    /// The first player (Black, Red): a name, or `?` when unknown.
+    pub first: String,
+    /// The second player (White, Blue).
+    pub second: String,
+    pub result: GameResult,
+    /// When the game was played; written as ISO 8601 UTC (`2026-11-30T06:40:12Z`).
+    pub date: String,
+    /// Why the game ended (`no-placement`, `51`, `resign`, `illegal move …`).
+    pub reason: Option<String>,
+    /// The final score text (`B+3`, `R+5`, `0`).
+    pub score: Option<String>,
+    /// Every other tag, in the order read (`Round`, `Event`…).
+    pub other_tags: Vec<(String, String)>,
+    pub moves: Vec<RecordMove>,
+}
+
+/// The tags the format itself defines, in the order they are written.
+pub const KNOWN_TAGS: &[&str] = &[
+    "Game",
+    "Size",
+    "Start",
+    "TurnLimit",
+    "First",
+    "Second",
+    "Result",
+    "Reason",
+    "Score",
+    "Plies",
+    "Date",
+];
+
+/// Why a record was refused. Every message quotes the bad input and, when it
+/// comes from a line of the text, its line number (from 1).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// A line that is not what the format allows there.
+    #[error("line {line}: {problem}: '{text}'")]
+    Line {
+        line: usize,
+        text: String,
+        problem: String,
+    },
+    /// A required tag is absent.
+    #[error("missing tag [{0} \"...\"]{1}")]
+    MissingTag(&'static str, &'static str),
+    /// A move the rules refuse (or cannot read) in the position it is played in.
+    #[error("move {number} '{text}'{}: {detail}", line.map(|l| format!(" (line {l})")).unwrap_or_default())]
+    Move {
+        /// 1 for the first move of the record.
+        number: usize,
+        text: String,
+        line: Option<usize>,
+        detail: String,
+    },
+}
+
+/// A game replayed from its start: the start position and the moves, each
+/// checked legal in turn.
+#[derive(Clone, Debug)]
+pub struct Line<G: Game> {
+    pub start: G,
+    pub moves: Vec<G::Move>,
+}
+
+impl<G: Game> Line<G> {
+    /// The position after the first `n` moves (all of them if `n` is larger).
+    pub fn position_after(&self, n: usize) -> G {
+        let mut pos = self.start.clone();
+        for &mv in self.moves.iter().take(n) {
+            pos.make_move(mv);
+        }
+        pos
+    }
+}
+
+/// A replayed record of either game.
+#[derive(Clone, Debug)]
+pub enum Replay {
+    Rekushu(Line<Board>),
+    Rebus(Line<Position>),
+}
+
+/// Replays `moves` from `start`, checking each with the rules. `lines` gives
+/// the text line of each move, for error messages, when known.
+pub fn replay_moves<G: Notation>(
+    start: &G,
+    moves: &[RecordMove],
+    lines: Option<&[usize]>,
+) -> Result<Line<G>, RecordError> {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        let fail = |detail: String| RecordError::Move {
+            number: i + 1,
+            text: m.text.clone(),
+            line: lines.and_then(|l| l.get(i).copied()),
+            detail,
+        };
+        if pos.status() != Status::Ongoing {
+            return Err(fail("the game is already over".into()));
+        }
+        let mv = pos.parse_move(&m.text).map_err(|e| {
+            fail(match e {
+                crate::core::MoveError::Syntax(d) => d,
+                crate::core::MoveError::Illegal(d) => format!("illegal move: {d}"),
+            })
+        })?;
+        pos.make_move(mv);
+        out.push(mv);
+    }
+    Ok(Line {
+        start: start.clone(),
+        moves: out,
+    })
+}
+
+impl Record {
+    /// A record of `start` with no moves, unknown players (`?`), an unfinished
+    /// result and today's date.
+    pub fn new(start: Start) -> Record {
+        Record {
+            start,
+            first: "?".into(),
+            second: "?".into(),
+            result: GameResult::Unfinished,
+            date: utc_now(),
+            reason: None,
+            score: None,
+            other_tags: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// Replays the moves from the start with the rules.
+    pub fn replay(&self) -> Result<Replay, RecordError> {
+        self.replay_with_lines(None)
+    }
+
+    fn replay_with_lines(&self, lines: Option<&[usize]>) -> Result<Replay, RecordError> {
+        match &self.start {
+            Start::Rekushu { size } => {
+                let board = Board::new(*size).ok_or(RecordError::MissingTag(
+                    "Size",
+                    " (Rekushu boards are 4 to 26)",
+                ))?;
+                replay_moves(&board, &self.moves, lines).map(Replay::Rekushu)
+            }
+            Start::Rebus {
+                position,
+                turn_limit,
+            } => {
+                let mut pos = (**position).clone();
+                pos.set_turn_limit(*turn_limit);
+                replay_moves(&pos, &self.moves, lines).map(Replay::Rebus)
+            }
+        }
+    }
+
+    /// The record as text, in the format [`Record::parse`] reads.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        tag(&mut out, "Game", self.start.game_id());
+        match &self.start {
+            Start::Rekushu { size } => {
+                tag(&mut out, "Size", &size.to_string());
+                tag(&mut out, "Start", &format!("{size}x{size}"));
+            }
+            Start::Rebus {
+                position,
+                turn_limit,
+            } => {
+                tag(&mut out, "Start", &position.position_string());
+                tag(&mut out, "TurnLimit", &turn_limit.to_string());
+            }
+        }
+        tag(&mut out, "First", &self.first);
+        tag(&mut out, "Second", &self.second);
+        tag(&mut out, "Result", self.result.text());
+        if let Some(r) = &self.reason {
+            tag(&mut out, "Reason", r);
+        }
+        if let Some(s) = &self.score {
+            tag(&mut out, "Score", s);
+        }
+        tag(&mut out, "Plies", &self.moves.len().to_string());
+        tag(&mut out, "Date", &self.date);
+        for (name, value) in &self.other_tags {
+            if valid_tag_name(name) && !KNOWN_TAGS.contains(&name.as_str()) {
+                tag(&mut out, name, value);
+            }
+        }
+        out.push('\n');
+        for m in &self.moves {
+            out.push_str(&one_line(&m.text).replace(['#', ' '], ""));
+            if let Some(c) = &m.comment {
+                let c = one_line(c);
+                if !c.trim().is_empty() {
+                    let _ = write!(out, " # {}", c.trim());
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Reads a record, strictly: the header tags, the start, then every move
+    /// replayed with the rules. Never panics, whatever the text.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut tags: Vec<(String, String, usize, String)> = Vec::new();
+        let mut lines = text.split('\n').enumerate().map(|(i, l)| {
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            (i + 1, l)
+        });
+        // The header: tag lines up to the first blank line.
+        for (n, raw) in lines.by_ref() {
+            check_controls(n, raw)?;
+            let line = raw.trim();
+            if line.is_empty() {
+                break;
+            }
+            let (name, value) = parse_tag_line(line).map_err(|problem| RecordError::Line {
+                line: n,
+                text: raw.to_string(),
+                problem,
+            })?;
+            if tags.iter().any(|t| t.0 == name) {
+                return Err(RecordError::Line {
+                    line: n,
+                    text: raw.to_string(),
+                    problem: format!("tag {name} given twice"),
+                });
+            }
+            tags.push((name, value, n, raw.to_string()));
+        }
+        // The moves: one per line, an optional comment after `#`.
+        let mut moves = Vec::new();
+        let mut move_lines = Vec::new();
+        for (n, raw) in lines {
+            check_controls(n, raw)?;
+            let line = raw.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (mv, comment) = match line.split_once('#') {
+                Some((m, c)) => (m.trim(), Some(c.trim())),
+                None => (line, None),
+            };
+            let bad = |problem: &str| RecordError::Line {
+                line: n,
+                text: raw.to_string(),
+                problem: problem.into(),
+            };
+            if mv.is_empty() {
+                return Err(bad("a comment with no move before it"));
+            }
+            if mv.starts_with('[') {
+                return Err(bad("a tag after the blank line that ends the header"));
+            }
+            if mv.split_whitespace().nth(1).is_some() {
+                return Err(bad(
+                    "more than one word before the comment (one move per line)",
+                ));
+            }
+            moves.push(RecordMove::new(
+                mv,
+                comment.filter(|c| !c.is_empty()).map(String::from),
+            ));
+            move_lines.push(n);
+        }
+        let record = Self::from_tags(tags, moves)?;
+        record.replay_with_lines(Some(&move_lines))?;
+        Ok(record)
+    }
+
+    fn from_tags(
+        tags: Vec<(String, String, usize, String)>,
+        moves: Vec<RecordMove>,
+    ) -> Result<Record, RecordError> {
+        let find = |name: &str| tags.iter().find(|t| t.0 == name);
+        let bad = |t: &(String, String, usize, String), problem: String| RecordError::Line {
+            line: t.2,
+            text: t.3.clone(),
+            problem,
+        };
+        let required = |name: &'static str, hint: &'static str| {
+            find(name).ok_or(RecordError::MissingTag(name, hint))
+        };
+        let game = required("Game", " (rekushu or rebus)")?;
+        let start = match game.1.to_ascii_lowercase().as_str() {
+            "rekushu" => {
+                let size = match (find("Size"), find("Start")) {
+                    (None, None) => {
+                        return Err(RecordError::MissingTag("Size", " (Rekushu board size)"));
+                    }
+                    (Some(t), start) => {
+                        let size = parse_size(&t.1)
+                            .ok_or_else(|| bad(t, "not a Rekushu board size (4 to 26)".into()))?;
+                        if let Some(s) = start
+                            && s.1 != format!("{size}x{size}")
+                        {
+                            return Err(bad(
+                                s,
+                                format!(
+                                    "the start of a Rekushu game is the empty board: {size}x{size}"
+                                ),
+                            ));
+                        }
+                        size
+                    }
+                    (None, Some(s)) => {
+                        s.1.split_once('x')
+                            .filter(|(a, b)| a == b)
+                            .and_then(|(a, _)| parse_size(a))
+                            .ok_or_else(|| {
+                                bad(s, "not a Rekushu start (an empty board: 8x8)".into())
+                            })?
+                    }
+                };
+                if let Some(t) = find("TurnLimit") {
+                    return Err(bad(t, "a REBUS tag in a Rekushu record".into()));
+                }
+                Start::Rekushu { size }
+            }
+            "rebus" => {
+                if let Some(t) = find("Size")
+                    && t.1 != "9"
+                {
+                    return Err(bad(t, "the REBUS board is 9x9".into()));
+                }
+                let s = required("Start", " (standard, random <seed>, or a position string)")?;
+                let position = parse_rebus_start(&s.1).map_err(|e| bad(s, e))?;
+                let turn_limit = match find("TurnLimit") {
+                    None => DEFAULT_TURN_LIMIT,
+                    Some(t) => t.1.parse().map_err(|_| {
+                        bad(t, "not a turn limit (a number of plies, 0 = none)".into())
+                    })?,
+                };
+                Start::Rebus {
+                    position: Box::new(position),
+                    turn_limit,
+                }
+            }
+            _ => return Err(bad(game, "unknown game (rekushu or rebus)".into())),
+        };
+        let first = required("First", " (the first player's name, or ?)")?
+            .1
+            .clone();
+        let second = required("Second", " (the second player's name, or ?)")?
+            .1
+            .clone();
+        let r = required("Result", " (1-0, 0-1, 1/2-1/2 or *)")?;
+        let result = GameResult::parse(&r.1)
+            .ok_or_else(|| bad(r, "not a result (1-0, 0-1, 1/2-1/2 or *)".into()))?;
+        let d = required("Date", " (e.g. 2026-11-30T06:40:12Z)")?;
+        if d.1.trim().is_empty() {
+            return Err(bad(d, "an empty date".into()));
+        }
+        if let Some(p) = find("Plies")
+            && p.1.parse::<usize>().ok() != Some(moves.len())
+        {
+            return Err(bad(
+                p,
+                format!("the record has {} moves after the header", moves.len()),
+            ));
+        }
+        let other_tags = tags
+            .iter()
+            .filter(|t| !KNOWN_TAGS.contains(&t.0.as_str()))
+            .map(|t| (t.0.clone(), t.1.clone()))
+            .collect();
+        Ok(Record {
+            start,
+            first,
+            second,
+            result,
+            date: d.1.clone(),
+            reason: find("Reason").map(|t| t.1.clone()),
+            score: find("Score").map(|t| t.1.clone()),
+            other_tags,
+            moves,
+        })
+    }
+}
+
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+/// A REBUS start: `standard`, `random <seed>`, or a position string.
+fn parse_rebus_start(text: &str) -> Result<Position, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("standard") {
+        return Ok(Position::standard());
+    }
+    if let Some(seed) = t.strip_prefix("random ") {
+        return seed
+            .trim()
+            .parse::<u64>()
+            .map(Position::random)
+            .map_err(|_| format!("'{seed}' is not a deal seed (0 to 2^64-1)"));
+    }
+    Position::from_position_string(t).map_err(|e| format!("invalid position: {e}"))
+}
+
+fn parse_size(text: &str) -> Option<usize> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|s| (Board::MIN_SIZE..=Board::MAX_SIZE).contains(s))
+}
+
+fn valid_tag_name(name: &str) -> bool {
+    let mut cs = name.chars();
+    cs.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `[Name "value"]` → (name, value), or what is wrong with the line.
+fn parse_tag_line(line: &str) -> Result<(String, String), String> {
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(|| "expected a tag [Name \"value\"] or a blank line".to_string())?;
+    let (name, rest) = inner
+        .split_once(' ')
+        .ok_or_else(|| "a tag needs a name, a space and a quoted value".to_string())?;
+    if !valid_tag_name(name) {
+        return Err(format!(
+            "'{name}' is not a tag name (a letter, then letters, digits or _)"
+        ));
+    }
+    let quoted = rest
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or_else(|| "the value must be in double quotes".to_string())?;
+    let mut value = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('\\' | '"')) => value.push(e),
+                _ => return Err("a backslash must escape \\ or \"".into()),
+            },
+            '"' => return Err("an unescaped \" inside the value".into()),
+            c => value.push(c),
+        }
+    }
+    Ok((name.to_string(), value))
+}
+
+/// `text` with line breaks and other control characters (but tabs) turned
+/// into spaces, as the parser requires.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
+        .collect()
+}
+
+/// Refuses a line holding control characters other than tabs (a `\r` just
+/// before the line end is part of the line end and already gone).
+fn check_controls(n: usize, raw: &str) -> Result<(), RecordError> {
+    match raw.chars().find(|&c| c.is_control() && c != '\t') {
+        Some(c) => Err(RecordError::Line {
+            line: n,
+            text: raw
+                .chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_default().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect(),
+            problem: format!("a control character U+{:04X}", c as u32),
+        }),
+        None => Ok(()),
+    }
+}
+
+fn tag(out: &mut String, name: &str, value: &str) {
+    let value = one_line(value).replace('\\', "\\\\").replace('"', "\\\"");
+    let _ = writeln!(out, "[{name} \"{value}\"]");
+}
+
+/// The civil date of a day count since 1970-01-01 (H. Hinnant's algorithm).
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// The time now in UTC, ISO 8601 (`2026-11-30T06:40:12Z`).
+pub fn utc_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    let s = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(utc_now().len(), "2026-11-30T06:40:12Z".len());
+    }
+
+    #[test]
+    fn tag_lines() {
+        assert_eq!(
+            parse_tag_line(r#"[First "a \"b\" \\c"]"#),
+            Ok(("First".into(), r#"a "b" \c"#.into()))
+        );
+        assert!(parse_tag_line(r#"[First "a"b"]"#).is_err());
+        assert!(parse_tag_line(r#"[1st "a"]"#).is_err());
+        assert!(parse_tag_line(r#"[First a]"#).is_err());
+        assert!(parse_tag_line(r#"[First "a\x"]"#).is_err());
+        let mut s = String::new();
+        tag(&mut s, "X", "a\"\\\nb");
+        assert_eq!(parse_tag_line(s.trim()), Ok(("X".into(), "a\"\\ b".into())));
+    }
+}
