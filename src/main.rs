@@ -143,7 +143,11 @@ fn run_protocol(init: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    engine.info_sink = Box::new(|line| eprintln!("{line}"));
+    // Never `eprintln!`: it panics when stderr is closed, and a controller may
+    // close it (or not read it) while a search runs.
+    engine.info_sink = Box::new(|line| {
+        let _ = writeln!(io::stderr().lock(), "{line}");
+    });
     // Streamed replies (analyze, genmove_analyze) go out a piece at a time.
     engine.reply_sink = Some(Box::new(|text| {
         let mut out = io::stdout().lock();
@@ -207,7 +211,7 @@ fn run_protocol(init: &[String]) -> ExitCode {
         let line = match line {
             Ok(line) => line,
             Err(e) => {
-                eprintln!("tessera: cannot read input: {e}");
+                let _ = writeln!(io::stderr(), "tessera: cannot read input: {e}");
                 return ExitCode::FAILURE;
             }
         };

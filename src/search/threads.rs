@@ -57,6 +57,9 @@ pub(crate) fn search<G: Evaluate>(
                 break;
             }
         }
+        // Helpers stop only when the main thread says so: if it unwinds, they
+        // must still be told, or they would search forever.
+        let _abort_on_exit = AbortOnDrop(&abort);
         let mut main = Worker::new(shared, *params, config.eval, root, true);
         main.set_multipv(multipv);
         let completed =
@@ -129,5 +132,14 @@ pub(crate) fn search<G: Evaluate>(
         pv,
         resign: config.should_resign(done.score),
         root_moves: done.root_moves,
+    }
+}
+
+/// Sets the flag when dropped, on a normal exit and while unwinding alike.
+struct AbortOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
