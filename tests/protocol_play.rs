@@ -201,3 +201,59 @@ fn settings_commands_validate_their_arguments() {
     assert!(ok(&mut e, "options").contains("seed 42"));
     assert_eq!(ok(&mut e, "limit"), "depth none nodes none");
 }
+
+/// Proven results read as plies from now, never negative.
+#[test]
+fn proven_scores_read_as_plies() {
+    use tessera::core::eval::WIN;
+    use tessera::protocol::analyze::analysis_score;
+    use tessera::protocol::play::score_text;
+    assert_eq!(score_text(WIN - 5), "win in 5");
+    assert_eq!(score_text(-WIN + 4), "loss in 4");
+    assert_eq!(score_text(-150), "-1.50");
+    assert_eq!(analysis_score(WIN - 7), "W7");
+    assert_eq!(analysis_score(-WIN + 6), "L6");
+    assert_eq!(analysis_score(25), "+0.25");
+}
+
+/// A controller that closes the engine's stderr (where search progress goes)
+/// still gets its moves: the engine neither dies nor leaves a search thread
+/// running, with one search thread or several.
+#[test]
+fn closed_stderr_does_not_kill_or_hang_a_search() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    for level in ["hard", "mike"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn tessera");
+        drop(child.stderr.take()); // nobody will ever read stderr
+        let mut stdin = child.stdin.take().expect("stdin");
+        write!(
+            stdin,
+            "level {level}\nsetoption threads 2\nmove_time 0.2\ngenmove b\ngenmove w\nquit\n"
+        )
+        .expect("write commands");
+        drop(stdin);
+        let mut out = String::new();
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_to_string(&mut out)
+            .expect("read replies");
+        let status = child.wait().expect("wait");
+        assert!(status.success(), "{level}: {status:?}\n{out}");
+        let replies: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+        assert_eq!(replies.len(), 6, "{level}: {out}");
+        for r in &replies[3..5] {
+            assert!(
+                r.starts_with("= ") && r.len() > 2,
+                "{level}: a move, got {r:?}"
+            );
+        }
+    }
+}

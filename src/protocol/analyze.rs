@@ -144,7 +144,7 @@ pub(crate) struct StreamSpec {
 pub fn analysis_score(score: i32) -> String {
     match plies_to_end(score) {
         Some(n) if score > 0 => format!("W{n}"),
-        Some(n) => format!("L{n}"),
+        Some(n) => format!("L{}", n.unsigned_abs()),
         None => format!("{:+.2}", score as f64 / 100.0),
     }
 }

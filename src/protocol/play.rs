@@ -191,7 +191,7 @@ pub struct Choice {
 pub fn score_text(score: i32) -> String {
     match plies_to_end(score) {
         Some(n) if score > 0 => format!("win in {n}"),
-        Some(n) => format!("loss in {n}"),
+        Some(n) => format!("loss in {}", n.unsigned_abs()),
         None => format!("{:+.2}", score as f64 / 100.0),
     }
 }
@@ -377,39 +377,28 @@ fn genmove_any(e: &mut Engine, args: &[String], commit: bool) -> CommandResult {
     let [colour] = exact_args::<1>(name, "<colour>", args)?;
     let sink = &mut e.info_sink;
     let play = &mut e.play;
+    // The same steps for either game, with that game's searcher slot.
+    macro_rules! run {
+        ($s:expr, $slot:ident) => {{
+            let mut slot = play.$slot.take();
+            let r = check_genmove($s, name, colour).and_then(|side| {
+                genmove_in(
+                    $s,
+                    &mut slot,
+                    play,
+                    side,
+                    colour,
+                    commit,
+                    &mut plain_run(sink),
+                )
+            });
+            play.$slot = slot;
+            r
+        }};
+    }
     let result = match &mut e.game {
-        AnyGame::Rekushu(s) => {
-            let mut slot = play.rekushu.take();
-            let r = check_genmove(s, name, colour).and_then(|side| {
-                genmove_in(
-                    s,
-                    &mut slot,
-                    play,
-                    side,
-                    colour,
-                    commit,
-                    &mut plain_run(sink),
-                )
-            });
-            play.rekushu = slot;
-            r
-        }
-        AnyGame::Rebus(s) => {
-            let mut slot = play.rebus.take();
-            let r = check_genmove(s, name, colour).and_then(|side| {
-                genmove_in(
-                    s,
-                    &mut slot,
-                    play,
-                    side,
-                    colour,
-                    commit,
-                    &mut plain_run(sink),
-                )
-            });
-            play.rebus = slot;
-            r
-        }
+        AnyGame::Rekushu(s) => run!(s, rekushu),
+        AnyGame::Rebus(s) => run!(s, rebus),
     };
     // A stop meant for this search is used up, whatever happened.
     play.stop.store(false, Ordering::SeqCst);
