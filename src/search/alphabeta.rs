@@ -208,7 +208,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         list.clear();
         self.scratch.clear();
         // Quiescence lists only noisy moves, in the order the full list has them.
-        let eval = if ply == 0 { &self.eval } else { &self.tree_eval };
+        let eval = if ply == 0 {
+            &self.eval
+        } else {
+            &self.tree_eval
+        };
         if noisy_only {
             self.pos.generate_noisy_moves(&mut self.scratch, eval);
         } else {
