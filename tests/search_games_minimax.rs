@@ -28,16 +28,16 @@ fn moves_of<G: Evaluate>(g: &G, ep: &EvalParams) -> Vec<G::Move> {
 }
 
 /// Stand pat or a noisy move, for at most `qmax` plies.
-fn quiesce<G: Evaluate>(g: &mut G, ply: i32, qply: i32, qmax: i32, ep: &EvalParams) -> i32 {
+fn quiesce<G: Evaluate>(g: &mut G, ply: i32, qply: i32, qmax: i32, ep: &Params) -> i32 {
     if let Some(s) = terminal(g, ply) {
         return s;
     }
-    let stand = g.evaluate(ep);
+    let stand = g.evaluate(ep.at(ply));
     if qply >= qmax {
         return stand;
     }
     let mut best = stand;
-    for mv in moves_of(g, ep) {
+    for mv in moves_of(g, ep.at(ply)) {
         if g.is_noisy(mv) {
             g.make_move(mv);
             best = best.max(-quiesce(g, ply + 1, qply + 1, qmax, ep));
@@ -48,7 +48,7 @@ fn quiesce<G: Evaluate>(g: &mut G, ply: i32, qply: i32, qmax: i32, ep: &EvalPara
 }
 
 /// Plain depth-limited negamax: no pruning, no table, no ordering.
-fn minimax<G: Evaluate>(g: &mut G, depth: i32, ply: i32, qmax: i32, ep: &EvalParams) -> i32 {
+fn minimax<G: Evaluate>(g: &mut G, depth: i32, ply: i32, qmax: i32, ep: &Params) -> i32 {
     if let Some(s) = terminal(g, ply) {
         return s;
     }
@@ -56,7 +56,7 @@ fn minimax<G: Evaluate>(g: &mut G, depth: i32, ply: i32, qmax: i32, ep: &EvalPar
         return quiesce(g, ply, 0, qmax, ep);
     }
     let mut best = -WIN - 1;
-    for mv in moves_of(g, ep) {
+    for mv in moves_of(g, ep.at(ply)) {
         g.make_move(mv);
         best = best.max(-minimax(g, depth - 1, ply + 1, qmax, ep));
         g.unmake_move(mv);
@@ -64,13 +64,39 @@ fn minimax<G: Evaluate>(g: &mut G, depth: i32, ply: i32, qmax: i32, ep: &EvalPar
     best
 }
 
+/// The evaluation switches at the root and below it (`exact_at_root_only`).
+struct Params {
+    root: EvalParams,
+    tree: EvalParams,
+}
+
+impl Params {
+    fn new(root: EvalParams) -> Self {
+        let tree = EvalParams {
+            exact_chains: root.exact_chains && !root.exact_at_root_only,
+            ..root
+        };
+        Params { root, tree }
+    }
+
+    fn at(&self, ply: i32) -> &EvalParams {
+        if ply == 0 { &self.root } else { &self.tree }
+    }
+}
+
 /// Checks every position; returns how many were compared.
 fn compare<G: Evaluate>(positions: &[G], level: Level, depth: u32, qmax: i32) -> usize {
+    compare_with(positions, level.config(), depth, qmax)
+}
+
+fn compare_with<G: Evaluate>(positions: &[G], config: LevelConfig, depth: u32, qmax: i32) -> usize {
+    let level = config.level;
     let config = LevelConfig {
         threads: 1,
         noise_margin: 0,
-        ..level.config()
+        ..config
     };
+    let ep = Params::new(config.eval);
     let params = SearchParams {
         qsearch_plies: qmax,
         ..SearchParams::EXACT
@@ -82,7 +108,7 @@ fn compare<G: Evaluate>(positions: &[G], level: Level, depth: u32, qmax: i32) ->
         searcher.new_game();
         let result = searcher.search(pos, &Limits::depth(depth), &config, &stop, &mut |_| {});
         let mut g = pos.clone();
-        let expected = minimax(&mut g, depth as i32, 0, qmax, &config.eval);
+        let expected = minimax(&mut g, depth as i32, 0, qmax, &ep);
         assert_eq!(
             result.score, expected,
             "position {i} ({level}, depth {depth})"
@@ -124,4 +150,8 @@ fn rebus_search_equals_minimax() {
     assert_eq!(compare(&deals, Level::Hard, 2, 1), 20);
     let standard = positions(|_| Position::standard(), 12, 30, 4);
     assert_eq!(compare(&standard, Level::Mike, 2, 1), 12);
+    // Exact lists in the whole tree, as `mike` searched before its root-only switch.
+    let mut exact_tree = Level::Mike.config();
+    exact_tree.eval.exact_at_root_only = false;
+    assert_eq!(compare_with(&standard[..6], exact_tree, 2, 1), 6);
 }
