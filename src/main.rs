@@ -3,8 +3,8 @@
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -156,7 +156,10 @@ fn run_protocol(init: &[String]) -> ExitCode {
     }));
     let stop = Arc::clone(&engine.play.stop);
     // Search commands read but not yet answered.
-    let pending = Arc::new(AtomicUsize::new(0));
+    // The reader sets the stop flag only while one is pending, and the loop
+    // clears it when the last one is answered, both under this lock: a `stop`
+    // read just as a search ends can never stop the next one.
+    let pending = Arc::new(Mutex::new(0usize));
     // Lines read by the reader, and taken by this loop: more read than taken
     // means the controller has sent another line (blank or not) since the
     // command now running.
@@ -195,9 +198,10 @@ fn run_protocol(init: &[String]) -> ExitCode {
             // Every line counts, a blank one too (Enter ends an analysis).
             read.fetch_add(1, Ordering::SeqCst);
             if let Some(req) = parse_request(&line) {
+                let mut pending = reader_pending.lock().unwrap_or_else(|e| e.into_inner());
                 if is_search_command(&req.name) {
-                    reader_pending.fetch_add(1, Ordering::SeqCst);
-                } else if req.name == "stop" && reader_pending.load(Ordering::SeqCst) > 0 {
+                    *pending += 1;
+                } else if req.name == "stop" && *pending > 0 {
                     stop.store(true, Ordering::SeqCst);
                 }
             }
@@ -220,7 +224,11 @@ fn run_protocol(init: &[String]) -> ExitCode {
         let searched = request.is_some_and(|r| is_search_command(&r.name));
         let reply = engine.handle_line(&line);
         if searched {
-            let _ = pending.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+            let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
+            *pending = pending.saturating_sub(1);
+            if *pending == 0 {
+                engine.play.stop.store(false, Ordering::SeqCst);
+            }
         }
         if let Some(reply) = reply {
             let mut stdout = io::stdout().lock();
