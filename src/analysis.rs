@@ -28,8 +28,9 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::core::eval::{WIN, WIN_BOUND, plies_to_end};
+use crate::core::eval::{WIN, WIN_BOUND};
 use crate::core::{Side, Status};
+use crate::protocol::analyze::analysis_score as score_text;
 use crate::protocol::session::ProtocolGame;
 use crate::record::{Line, Record, RecordError, Replay, Start};
 use crate::search::{Evaluate, Level, LevelConfig, Limits, Searcher};
@@ -106,16 +107,6 @@ pub struct Analysis {
     pub first_name: &'static str,
     pub second_name: &'static str,
     pub moves: Vec<MoveReport>,
-}
-
-/// A score for the analysis: `+1.50`, `W5`, `L4`.
-pub fn score_text(score: i32) -> String {
-    // `plies_to_end` counts a loss's plies as a negative number.
-    match plies_to_end(score) {
-        Some(n) if score > 0 => format!("W{n}"),
-        Some(n) => format!("L{}", n.abs()),
-        None => format!("{:+.2}", f64::from(score) / 100.0),
-    }
 }
 
 /// Analyses every move of `record` (already checked by [`Record::parse`]).

@@ -110,6 +110,15 @@ pub const fn is_decisive(score: i32) -> bool {
     score >= WIN_BOUND || score <= -WIN_BOUND
 }
 
+/// A decisive score as (we win, plies until the end), else `None`: what the
+/// texts for people print (`win in 5`, `L4`).
+pub const fn proven_result(score: i32) -> Option<(bool, u32)> {
+    match plies_to_end(score) {
+        Some(n) => Some((score > 0, n.unsigned_abs())),
+        None => None,
+    }
+}
+
 /// Plies until the end for a decisive score (positive: we win), else `None`.
 pub const fn plies_to_end(score: i32) -> Option<i32> {
     if score >= WIN_BOUND {

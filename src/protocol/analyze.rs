@@ -25,7 +25,7 @@ use super::play::{SearchRun, check_genmove, genmove_in, pv_text};
 use super::session::{ProtocolGame, Session};
 use super::{CommandError, CommandResult};
 use crate::core::Status;
-use crate::core::eval::{Evaluate, plies_to_end};
+use crate::core::eval::{Evaluate, proven_result};
 use crate::search::params::MAX_DEPTH;
 use crate::search::{LevelConfig, Limits, SearchInfo, SearchResult, Searcher};
 
@@ -142,9 +142,9 @@ pub(crate) struct StreamSpec {
 /// A score token: `+1.50` / `-0.25` (tiles or squares for the side to move),
 /// `W7` / `L6` (a proven win / loss, that many plies from now).
 pub fn analysis_score(score: i32) -> String {
-    match plies_to_end(score) {
-        Some(n) if score > 0 => format!("W{n}"),
-        Some(n) => format!("L{}", n.unsigned_abs()),
+    match proven_result(score) {
+        Some((true, n)) => format!("W{n}"),
+        Some((false, n)) => format!("L{n}"),
         None => format!("{:+.2}", score as f64 / 100.0),
     }
 }

@@ -12,7 +12,7 @@ use super::commands::exact_args;
 use super::engine::{AnyGame, Engine};
 use super::session::{ProtocolGame, Session};
 use super::{CommandError, CommandResult};
-use crate::core::eval::{Evaluate, plies_to_end};
+use crate::core::eval::{Evaluate, proven_result};
 use crate::core::{Notation, Side};
 use crate::search::random::{position_seed, random_move};
 use crate::search::timeman::budget;
@@ -189,9 +189,9 @@ pub struct Choice {
 
 /// A score for people: tiles/squares with two decimals, or a forced result.
 pub fn score_text(score: i32) -> String {
-    match plies_to_end(score) {
-        Some(n) if score > 0 => format!("win in {n}"),
-        Some(n) => format!("loss in {}", n.unsigned_abs()),
+    match proven_result(score) {
+        Some((true, n)) => format!("win in {n}"),
+        Some((false, n)) => format!("loss in {n}"),
         None => format!("{:+.2}", score as f64 / 100.0),
     }
 }
