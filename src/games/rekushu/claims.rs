@@ -14,6 +14,14 @@ use super::board::Board;
 use super::grid::{next_above, next_below, span};
 use super::moves::Rect;
 
+/// The most rectangles one side can have to claim: one per stone.
+pub(crate) const MAX_CLAIMS: usize = 26 * 26;
+
+/// A buffer for [`Board::claimable_rects`].
+pub(crate) const fn claim_buffer() -> [Rect; MAX_CLAIMS] {
+    [Rect::ZERO; MAX_CLAIMS]
+}
+
 impl Board {
     /// Whether `side` may claim `r`, treating `extra` (an empty vertex that is one
     /// of `r`'s corners) as a stone of `side`: corners are `side`'s, no other
@@ -68,7 +76,8 @@ impl Board {
     }
 
     /// Every rectangle `side` may claim now; returns how many were written.
-    pub(crate) fn claimable_rects(&self, side: Side, out: &mut [Rect; 676]) -> usize {
+    /// `out` is a [`claim_buffer`] (one claim per stone at most).
+    pub(crate) fn claimable_rects(&self, side: Side, out: &mut [Rect; MAX_CLAIMS]) -> usize {
         let mut k = 0;
         let own = &self.stones[side.index()];
         for y in 0..self.n {

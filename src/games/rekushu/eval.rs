@@ -28,6 +28,7 @@ use crate::core::Side;
 use crate::core::eval::{EvalParams, Evaluate, WIN_BOUND};
 
 use super::board::Board;
+use super::claims::claim_buffer;
 use super::evalparams::{RekushuWeights, hint};
 use super::grid::{Grid, MAX, bits, next_above, next_below, span};
 use super::moves::{Move, Rect};
@@ -123,12 +124,6 @@ struct Summary {
 }
 
 const CANON_CAP: usize = 32;
-const NO_RECT: Rect = Rect {
-    x1: 0,
-    y1: 0,
-    x2: 0,
-    y2: 0,
-};
 
 impl Summary {
     const EMPTY: Summary = Summary {
@@ -142,7 +137,7 @@ impl Summary {
         aligned: Grid { rows: [0; 26] },
         extend: Grid { rows: [0; 26] },
         noisy_block: Grid { rows: [0; 26] },
-        canon: [(NO_RECT, (0, 0)); CANON_CAP],
+        canon: [(Rect::ZERO, (0, 0)); CANON_CAP],
         canon_len: 0,
     };
 }
@@ -215,12 +210,7 @@ impl Board {
     /// `None` for the opponent, whose ban after our move is unknown.
     fn scan(&self, side: Side, legal: Option<&[u32; 26]>, mut each: impl FnMut(Avail)) -> SideScan {
         let mut s = SideScan::default();
-        let mut rects = [Rect {
-            x1: 0,
-            y1: 0,
-            x2: 0,
-            y2: 0,
-        }; 676];
+        let mut rects = claim_buffer();
         let k = self.claimable_rects(side, &mut rects);
         for &r in &rects[..k] {
             let a = Avail { r, missing: None };
@@ -447,12 +437,7 @@ impl Board {
                 }
             }
         }
-        let mut rects = [Rect {
-            x1: 0,
-            y1: 0,
-            x2: 0,
-            y2: 0,
-        }; 676];
+        let mut rects = claim_buffer();
         let k = self.claimable_rects(self.side, &mut rects);
         for &r in &rects[..k] {
             let first = (0..self.n).find_map(|y| {

@@ -7,8 +7,9 @@
 //! available claim. Counting uses the same decomposition without building a list.
 
 use super::board::Board;
+use super::claims::claim_buffer;
 use super::grid::{bits, span};
-use super::moves::{Move, Rect};
+use super::moves::Move;
 
 impl Board {
     pub(crate) fn generate(&self, moves: &mut Vec<Move>) {
@@ -17,12 +18,7 @@ impl Board {
             return;
         }
         let side = self.side;
-        let mut old = [Rect {
-            x1: 0,
-            y1: 0,
-            x2: 0,
-            y2: 0,
-        }; 676];
+        let mut old = claim_buffer();
         let k = self.claimable_rects(side, &mut old);
         let old = &old[..k];
         let corner_cols = self.own_columns();
@@ -53,12 +49,7 @@ impl Board {
             return 0;
         }
         let side = self.side;
-        let mut old = [Rect {
-            x1: 0,
-            y1: 0,
-            x2: 0,
-            y2: 0,
-        }; 676];
+        let mut old = claim_buffer();
         let k = self.claimable_rects(side, &mut old);
         // Each old rectangle goes with every placement that does not touch it.
         let mut total = placements * (1 + k as u64);

@@ -13,6 +13,14 @@ pub struct Rect {
 }
 
 impl Rect {
+    /// A placeholder (a degenerate rectangle at A1) for filling buffers.
+    pub const ZERO: Rect = Rect {
+        x1: 0,
+        y1: 0,
+        x2: 0,
+        y2: 0,
+    };
+
     /// The rectangle with opposite corners (ax, ay) and (bx, by), in any order;
     /// `None` when they share a row or a column.
     pub fn from_corners(ax: usize, ay: usize, bx: usize, by: usize) -> Option<Rect> {
