@@ -12,13 +12,10 @@ use tessera::record::Record;
 
 const TESSERA: &str = env!("CARGO_BIN_EXE_tessera");
 
+mod common;
+
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("analysis")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    common::scratch("analysis", name)
 }
 
 /// 6x6: Black builds three corners of A1-D4; White's sixth move (E6) ignores

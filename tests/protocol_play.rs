@@ -5,16 +5,8 @@
 use std::sync::atomic::Ordering;
 use tessera::protocol::Engine;
 
-fn run(e: &mut Engine, line: &str) -> String {
-    e.handle_line(line).unwrap_or_default()
-}
-
-/// The text of a successful reply (panics with the reply otherwise).
-fn ok(e: &mut Engine, line: &str) -> String {
-    let r = run(e, line);
-    assert!(r.starts_with('='), "`{line}` failed: {r}");
-    r.trim_start_matches('=').trim().to_string()
-}
+mod common;
+use common::{ok, run};
 
 /// Plays a whole game with genmove on both sides, checking each move against
 /// list_moves taken just before. Returns the number of moves played.

@@ -9,24 +9,11 @@ use tessera::core::SplitMix64;
 use tessera::protocol::Engine;
 use tessera::record::Record;
 
-fn run(e: &mut Engine, line: &str) -> String {
-    e.handle_line(line).unwrap_or_default()
-}
+mod common;
+use common::{ok, run};
 
-fn ok(e: &mut Engine, line: &str) -> String {
-    let r = run(e, line);
-    assert!(r.starts_with('='), "`{line}` failed: {r}");
-    r.trim_start_matches('=').trim().to_string()
-}
-
-/// A fresh scratch folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("protocol_records")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    common::scratch("protocol_records", name)
 }
 
 /// Saves `e`'s game, loads it into a fresh engine (which starts on another
