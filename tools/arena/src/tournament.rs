@@ -402,7 +402,7 @@ pub struct Latency {
     /// Handshakes (process starts) and their mean round trip of
     /// `protocol_version`, in ms.
     pub handshakes: u64,
-    pub handshake_ms: Option<f64>,
+    pub mean_handshake_ms: Option<f64>,
     #[serde(flatten)]
     pub moves: MoveTimes,
     /// Mean wall time per move, and mean overhead (wall minus the engine's
@@ -493,7 +493,7 @@ pub fn summarize(
     }
     for (l, h) in latency.iter_mut().zip(&handshake_total) {
         let m = &l.moves;
-        l.handshake_ms = (l.handshakes > 0).then(|| h / l.handshakes as f64);
+        l.mean_handshake_ms = (l.handshakes > 0).then(|| h / l.handshakes as f64);
         l.mean_wall_ms = (m.moves > 0).then(|| m.wall_ms / m.moves as f64);
         l.mean_overhead_ms = (m.reported > 0).then(|| m.overhead_ms / m.reported as f64);
     }
@@ -853,7 +853,7 @@ impl Progress {
 fn latency_text(e: &EngineSummary) -> String {
     let l = &e.latency;
     let mut parts = vec![format!("id {}", e.id.as_deref().unwrap_or("unknown"))];
-    if let Some(h) = l.handshake_ms {
+    if let Some(h) = l.mean_handshake_ms {
         parts.push(format!("handshake {h:.1} ms ({} starts)", l.handshakes));
     }
     if let Some(w) = l.mean_wall_ms {
