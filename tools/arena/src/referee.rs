@@ -524,6 +524,7 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
         };
         if let Some(l) = limit {
             if spent > l + timing.margin {
+                self.times[seat].add(spent, None);
                 return Err(Fault {
                     restart: false,
                     ..fault(format!(
