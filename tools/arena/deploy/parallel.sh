@@ -59,14 +59,21 @@ fi
 # One job per shard; {} is the shard number 1..N. --halt never: a failed shard
 # does not stop the others; --resume-failed reruns failed and missing ones.
 set +e
-parallel "${where[@]}" -j "$jobs" --joblog "$out/joblog" --resume-failed --halt never \
+# -q quotes the arena's arguments ('level easy' stays one word).
+parallel -q "${where[@]}" -j "$jobs" --joblog "$out/joblog" --resume-failed --halt never \
   --line-buffer --tagstring 'shard {}' \
   "$arena" "$@" --quiet --shard "{}/$n" --state "$out/shard-{}.state" \
   --json "$out/shard-{}.json" --records "$out/records-{}" ::: $(seq 1 "$n")
 status=$?
 set -e
 
-"$arena" merge "$out"/shard-*.json --json "$out/merged.json"
+shopt -s nullglob
+summaries=("$out"/shard-*.json)
+if [ ${#summaries[@]} -eq 0 ]; then
+  echo "parallel.sh: no shard wrote its summary (see the errors above and $out/joblog)" >&2
+  exit 1
+fi
+"$arena" merge "${summaries[@]}" --json "$out/merged.json"
 if [ $status -ne 0 ]; then
   echo "parallel.sh: $status shard(s) failed; run the same command again to retry them" >&2
   exit 1
