@@ -153,6 +153,8 @@ pub fn main(args: Vec<String>) -> ExitCode {
         ));
     }
     let timeout = Duration::from_secs_f64(cli.timeout);
+    // Ctrl-C or SIGTERM ends the wait for the engine; dropping it kills it.
+    crate::signals::install();
     let mut engine = match EngineProcess::spawn(&cli.engine) {
         Ok(e) => e,
         Err(e) => return fail(e.to_string()),

@@ -51,7 +51,7 @@ arena book --game G --engine CMD ...     generate a balanced opening book",
 --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 --records games/ --json summary.json\n  \
   arena --engine a=./tessera --engine b=./tessera --engine c=./tessera \\\n        \
 --init 'a=level easy' --init 'b=level uct' --init 'c=level random' --format round-robin \\\n        \
---depth a=3 --nodes b=2000 --games 10\n  \
+--depth a=3 --nodes b=2000 --games 10 --handshake-timeout 30\n  \
   # one shard of four, resumable; then the merge of all four\n  \
   arena --size 8 --engine new=./tessera-new --engine old=./tessera-old --movetime 0.1 \\\n        \
 --games 2000 --sprt elo0=0 elo1=10 --shard 3/4 --state s3.state --json s3.json\n  \
@@ -256,6 +256,11 @@ fn config(cli: Cli) -> Result<(Config, Option<PathBuf>), String> {
         resign: parse_resign(&cli.resign)?,
         draw: parse_draw(&cli.draw)?,
     };
+    if !shard.is_all() && cli.games.is_none() {
+        return Err(format!(
+            "--shard {shard} needs --games: the number of games of the whole match, which the shards divide"
+        ));
+    }
     let games = cli
         .games
         .unwrap_or(if sprt.is_some() { 100_000 } else { 10 });

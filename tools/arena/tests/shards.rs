@@ -204,4 +204,11 @@ fn bad_shards_are_refused() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(&format!("'{bad}'")), "{err}");
     }
+    // A shard of a match of unknown size is refused.
+    let out = Command::new(ARENA)
+        .args(["--engine", "a=x", "--engine", "b=y", "--shard", "1/2"])
+        .output()
+        .expect("arena runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --games"));
 }
