@@ -370,9 +370,15 @@ fn merge_main(args: Vec<String>) -> ExitCode {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
+    // `arena merge …` and `arena book …`: their own parsers, named as typed.
+    let sub = |name: &str| -> Vec<String> {
+        std::iter::once(format!("arena {name}"))
+            .chain(args.iter().skip(2).cloned())
+            .collect()
+    };
     match args.get(1).map(String::as_str) {
-        Some("merge") => return merge_main(args[1..].to_vec()),
-        Some("book") => return arena::book::main(args[1..].to_vec()),
+        Some("merge") => return merge_main(sub("merge")),
+        Some("book") => return arena::book::main(sub("book")),
         _ => {}
     }
     let cli = Cli::parse_from(args);
