@@ -254,6 +254,8 @@ fn session(
     setup(&mut e, game, scenario, seed)?;
     let mut played = 0;
     let mut restarts = 0;
+    // The level in force (a level change switches it after the first move).
+    let mut current = level.to_string();
     while played < cli.moves {
         let Some(side) = side_to_move(&mut e, game)? else {
             restarts += 1;
@@ -269,7 +271,7 @@ fn session(
         }
         out.push(Sample {
             game: game.into(),
-            level: level.into(),
+            level: current.clone(),
             time,
             scenario,
             first: played == 0,
@@ -284,6 +286,7 @@ fn session(
                 Scenario::LevelChange => {
                     let other = if level == "hard" { "mike" } else { "hard" };
                     e.ok(&format!("level {other}"))?;
+                    current = other.to_string();
                 }
                 _ => {}
             }
@@ -378,6 +381,20 @@ fn report(cli: &Cli, samples: &[Sample], errors: usize) -> ExitCode {
                 );
             }
         }
+    }
+    for s in samples
+        .iter()
+        .filter(|s| s.elapsed.as_secs_f64() > allowed(s.time))
+    {
+        println!(
+            "over: {} {} move_time {} s {:?}{}: {:.1} ms",
+            s.game,
+            s.level,
+            s.time,
+            s.scenario,
+            if s.first { ", first move" } else { "" },
+            s.elapsed.as_secs_f64() * 1000.0
+        );
     }
     let firsts = samples.iter().filter(|s| s.first).count();
     println!(
