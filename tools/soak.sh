@@ -36,7 +36,7 @@ one() {
     --engine "$a=$T" --init "$a=level $a" \
     --engine "$b=$T" --init "$b=level $b" \
     --games 2 --movetime "$MOVETIME" --seed "$((1000 + i))" --quiet \
-    --json "$OUT/run-$i.json" >/dev/null 2>"$OUT/run-$i.err" || true
+    --records "$OUT/records-$i" --json "$OUT/run-$i.json" >/dev/null 2>"$OUT/run-$i.err" || true
 }
 for i in $(seq 0 $((RUNS - 1))); do
   while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
