@@ -14,7 +14,7 @@ use super::session::{ProtocolGame, Session};
 use super::{CommandError, CommandResult};
 use crate::core::eval::{Evaluate, proven_result};
 use crate::core::{Notation, Side};
-use crate::search::random::{position_seed, random_move};
+use crate::search::random::{position_seed, random_move_until};
 use crate::search::timeman::budget;
 use crate::search::uct::{UctBudget, uct_search};
 use crate::search::{Level, LevelConfig, Limits, SearchInfo, SearchResult, Searcher};
@@ -297,7 +297,18 @@ fn think_reference<G: ProtocolGame>(
 ) -> (Option<G::Move>, String) {
     let config = play.config();
     match reference {
-        Reference::Random => (random_move(pos, config.seed), "random".into()),
+        Reference::Random => {
+            // The move list on the clock (a REBUS cluster has millions).
+            let limits = play.limits_for(pos.side_to_move());
+            let deadline = budget(&limits, config.move_time).map(|b| play.received + b.hard);
+            let mut keep_going = || {
+                !play.stop.load(Ordering::Relaxed) && deadline.is_none_or(|d| Instant::now() < d)
+            };
+            (
+                random_move_until(pos, config.seed, &mut keep_going),
+                "random".into(),
+            )
+        }
         Reference::Uct => {
             let limits = play.limits_for(pos.side_to_move());
             // The time since the command arrived is spent already.

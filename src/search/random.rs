@@ -15,8 +15,19 @@ pub fn position_seed<G: Game>(pos: &G, seed: u64) -> u64 {
 
 /// A legal move chosen uniformly at random, or `None` when there is none.
 pub fn random_move<G: Game>(pos: &G, seed: u64) -> Option<G::Move> {
+    random_move_until(pos, seed, &mut || true)
+}
+
+/// [`random_move`] on the clock: the move list is made with
+/// [`Game::generate_moves_until`], so when `keep_going` says stop (a REBUS
+/// cluster with millions of moves) the draw is among the moves listed by then.
+pub fn random_move_until<G: Game>(
+    pos: &G,
+    seed: u64,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Option<G::Move> {
     let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
+    pos.generate_moves_until(&mut moves, keep_going);
     if moves.is_empty() {
         return None;
     }

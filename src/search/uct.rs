@@ -70,9 +70,12 @@ pub fn uct_search<G: Game>(
     stop: &AtomicBool,
 ) -> UctResult<G::Move> {
     let start = Instant::now();
+    let out_of_time =
+        || budget.time.is_some_and(|t| start.elapsed() >= t) || stop.load(Ordering::Relaxed);
+    let mut keep_going = || !out_of_time();
     let mut rng = SplitMix64::new(seed);
     let mut moves = Vec::new();
-    root.generate_moves(&mut moves);
+    root.generate_moves_until(&mut moves, &mut keep_going);
     let root_side = root.side_to_move();
     let mut tree = vec![Node {
         mv: None,
@@ -87,13 +90,12 @@ pub fn uct_search<G: Game>(
     // One legal move needs no search.
     if moves.len() > 1 {
         loop {
-            if budget.playouts.is_some_and(|p| playouts >= p)
-                || budget.time.is_some_and(|t| start.elapsed() >= t)
-                || stop.load(Ordering::Relaxed)
-            {
+            if budget.playouts.is_some_and(|p| playouts >= p) || out_of_time() {
                 break;
             }
-            playout(&mut tree, root, &mut rng, &mut moves);
+            if !playout(&mut tree, root, &mut rng, &mut moves, &mut keep_going) {
+                break;
+            }
             playouts += 1;
         }
     }
@@ -117,13 +119,17 @@ pub fn uct_search<G: Game>(
 }
 
 /// One iteration: select with UCB1, expand one node, play out at random,
-/// back the result up.
+/// back the result up. A random playout lists every move of every position it
+/// passes (a REBUS cluster can have millions), so it asks `keep_going` as it
+/// goes; once that says stop, the playout is dropped unfinished (nothing is
+/// backed up) and this returns false.
 fn playout<G: Game>(
     tree: &mut Vec<Node<G::Move>>,
     root: &G,
     rng: &mut SplitMix64,
     moves: &mut Vec<G::Move>,
-) {
+    keep_going: &mut dyn FnMut() -> bool,
+) -> bool {
     let mut pos = root.clone();
     let mut node = 0;
     // Selection.
@@ -153,7 +159,11 @@ fn playout<G: Game>(
         let mover = pos.side_to_move();
         pos.make_move(mv);
         moves.clear();
-        pos.generate_moves(moves);
+        if !pos.generate_moves_until(moves, keep_going) {
+            // Out of time: the move goes back untried, nothing is added.
+            tree[node].untried.push(mv);
+            return false;
+        }
         let child = tree.len();
         tree.push(Node {
             mv: Some(mv),
@@ -175,7 +185,9 @@ fn playout<G: Game>(
             break status;
         }
         moves.clear();
-        pos.generate_moves(moves);
+        if !pos.generate_moves_until(moves, keep_going) {
+            return false;
+        }
         if moves.is_empty() {
             break status;
         }
@@ -190,6 +202,7 @@ fn playout<G: Game>(
         n.reward += reward(status, n.mover);
         node = n.parent;
     }
+    true
 }
 
 #[cfg(test)]

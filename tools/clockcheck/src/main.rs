@@ -26,7 +26,7 @@ use clap::Parser;
     about = "Times genmove replies of fresh engine processes against their move time",
     after_help = "Examples:\n  \
         clockcheck --engine target/release/tessera\n  \
-        clockcheck --engine target/release/tessera --burn 2 --sessions 4 --moves 6\n  \
+        clockcheck --engine target/release/tessera --burn 2\n  \
         clockcheck --engine ./tessera --games rebus --levels mike --times 0.02,0.1"
 )]
 struct Cli {
@@ -46,11 +46,12 @@ struct Cli {
     /// Move times in seconds, comma-separated
     #[arg(long, default_value = "0.02,0.05,0.1,1", value_delimiter = ',')]
     times: Vec<f64>,
-    /// Fresh processes per game, level and time (each starts a scenario in turn)
-    #[arg(long, default_value_t = 4)]
+    /// Fresh processes per game, level and time (each runs the next scenario:
+    /// fresh, random position, hash, level change, cluster, threads)
+    #[arg(long, default_value_t = 6)]
     sessions: usize,
     /// genmoves per process
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 4)]
     moves: usize,
     /// Busy threads this tool runs meanwhile, to load the machine
     #[arg(long, default_value_t = 0)]
@@ -320,7 +321,8 @@ fn main() -> ExitCode {
         for level in &cli.levels {
             for &time in &cli.times {
                 for i in 0..cli.sessions {
-                    let scenario = SCENARIOS[(i + seed as usize) % SCENARIOS.len()];
+                    // Every scenario in turn, the same for every game, level and time.
+                    let scenario = SCENARIOS[i % SCENARIOS.len()];
                     seed += 1;
                     if let Err(e) = session(&cli, game, level, time, scenario, seed, &mut samples) {
                         eprintln!("clockcheck: {game} {level} {time}s {scenario:?}: {e}");
