@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{Mutex, broadcast, watch};
 
-use crate::engine::{COMMAND_TIMEOUT, Engine, EngineError, GENMOVE_TIMEOUT};
+use crate::engine::{COMMAND_TIMEOUT, Engine, EngineError};
 use crate::game::{self, RebusStart, Setup, mover, side_name};
 
 pub const LEVELS: [&str; 6] = ["easy", "medium", "hard", "mike", "random", "uct"];
@@ -87,6 +87,15 @@ impl ApiError {
             message: message.into(),
         }
     }
+    /// The engine's refusal of a move: a malformed one is a bad request, a
+    /// well-formed one the rules forbid is unprocessable.
+    pub fn refused(message: String) -> ApiError {
+        if message.starts_with("syntax error") {
+            ApiError::bad(message)
+        } else {
+            ApiError::illegal(message)
+        }
+    }
     pub fn down(message: impl Into<String>) -> ApiError {
         ApiError {
             status: 503,
@@ -123,6 +132,8 @@ pub struct Core {
 
 pub struct App {
     pub engines: Vec<String>,
+    /// How long a `genmove` may take before the engine counts as stalled.
+    move_timeout: Duration,
     pub core: Mutex<Core>,
     /// The players' engines, one slot per side (started when first needed).
     slots: [Arc<Mutex<Option<Engine>>>; 2],
@@ -179,11 +190,12 @@ pub struct Settings {
 }
 
 impl App {
-    pub async fn new(engines: Vec<String>) -> Arc<App> {
+    pub async fn new(engines: Vec<String>, move_timeout: Duration) -> Arc<App> {
         let (events, _) = broadcast::channel(256);
         let (analysis_target, analysis_rx) = watch::channel(None);
         let app = Arc::new(App {
             engines,
+            move_timeout,
             core: Mutex::new(Core {
                 setup: Setup::Rekushu { size: 9 },
                 moves: Vec::new(),
@@ -511,7 +523,7 @@ impl App {
             }
             let colour = side_name(setup, moves.len());
             let reply = engine
-                .command(&format!("genmove {colour}"), GENMOVE_TIMEOUT)
+                .command(&format!("genmove {colour}"), self.move_timeout)
                 .await?;
             match &reply {
                 Ok(mv) if mv != "resign" => engine.played(mv),
@@ -623,7 +635,7 @@ impl App {
                 self.changed(&mut core).await;
                 Ok(self.state(&core))
             }
-            Err(msg) => Err(ApiError::illegal(msg)),
+            Err(msg) => Err(ApiError::refused(msg)),
         }
     }
 
@@ -646,7 +658,7 @@ impl App {
                 }
                 Ok(json!({"ok": true, "move": mv}))
             }
-            Err(msg) => Err(ApiError::illegal(msg)),
+            Err(msg) => Err(ApiError::refused(msg)),
         }
     }
 

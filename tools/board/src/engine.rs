@@ -20,8 +20,6 @@ use crate::game::{Setup, side_name};
 
 /// How long an ordinary command may take before the engine counts as stalled.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
-/// How long a `genmove` may take beyond the engine's own thinking time.
-pub const GENMOVE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Why an engine can no longer be used (it is then killed; the page offers a restart).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,7 +209,7 @@ impl Engine {
         match timeout(wait, self.stdout.next_line()).await {
             Err(_) => Err(EngineError::Stalled(format!(
                 "no answer to '{asked}' within {} s",
-                wait.as_secs()
+                wait.as_secs_f64()
             ))),
             Ok(Ok(Some(line))) => Ok(line.trim_end_matches('\r').to_string()),
             Ok(Ok(None)) => {

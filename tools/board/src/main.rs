@@ -37,6 +37,10 @@ struct Cli {
     /// The port to listen on; 0 picks a free one.
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// Seconds an engine may think on one move before it counts as stalled
+    /// (it is then stopped and the page offers a restart).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0)]
+    move_timeout: f64,
 }
 
 fn default_engine() -> String {
@@ -87,7 +91,15 @@ async fn main() {
             std::process::exit(1);
         }
     };
-    let app = app::App::new(engines).await;
+    if !(cli.move_timeout.is_finite() && cli.move_timeout > 0.0) {
+        eprintln!("tessera-board: --move-timeout must be a positive number of seconds");
+        std::process::exit(2);
+    }
+    let app = app::App::new(
+        engines,
+        std::time::Duration::from_secs_f64(cli.move_timeout),
+    )
+    .await;
     {
         use std::io::Write;
         let mut out = std::io::stdout();

@@ -276,6 +276,23 @@ impl Session {
         )
         .await;
     }
+    /// Waits for analysis lines from a search of some depth (a few iterations
+    /// in, so that a picture shows real lines).
+    async fn wait_analysis(&self) {
+        self.wait_for(
+            |s| async move {
+                let meta = s.text("#analysis-meta").await;
+                let depth: u32 = meta
+                    .strip_prefix("depth ")
+                    .and_then(|m| m.split_whitespace().next())
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(0);
+                depth >= 4 && !s.text("#analysis-lines").await.is_empty()
+            },
+            "analysis lines",
+        )
+        .await;
+    }
     async fn screenshot(&self, name: &str) {
         let Ok(dir) = std::env::var("BOARD_SCREENSHOTS") else {
             return;
@@ -388,13 +405,10 @@ async fn rekushu_game_by_clicks_with_a_claim() {
             break;
         }
         let before = s.moves().await.len();
-        if before >= 8 && !screenshot_taken {
+        let claimed = s.client.find(Locator::Css("[data-tile]")).await.is_ok();
+        if before >= 6 && (claimed || before >= 14) && !screenshot_taken {
             s.click("#analysis-toggle").await;
-            s.wait_for(
-                |s| async move { !s.text("#analysis-lines").await.is_empty() },
-                "analysis lines",
-            )
-            .await;
+            s.wait_analysis().await;
             s.screenshot("board-rekushu.png").await;
             s.click("#analysis-toggle").await;
             s.wait_for(
@@ -551,11 +565,7 @@ async fn rebus_game_by_clicks_with_a_chain_a_lock_and_a_nomination() {
     s.wait_moves(2).await;
     s.wait_human_turn().await;
     s.click("#analysis-toggle").await;
-    s.wait_for(
-        |s| async move { !s.text("#analysis-lines").await.is_empty() },
-        "analysis lines",
-    )
-    .await;
+    s.wait_analysis().await;
     s.screenshot("board-rebus.png").await;
     s.click("#analysis-toggle").await;
 
