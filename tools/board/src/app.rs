@@ -4,8 +4,8 @@
 //! engines sit in their own slots so that a search never blocks the page.
 //!
 //! Every change bumps a generation number and broadcasts the whole state to the
-//! pages (server-sent events); an engine's move computed for an older
-//! generation is thrown away.
+//! pages (server-sent events); an engine's move computed for a position that
+//! has changed since (undo, a new game, a load) is thrown away.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -126,7 +126,9 @@ pub struct Core {
     referee: Option<Engine>,
     pub engine_error: Option<String>,
     message: Option<String>,
-    thinking: Option<usize>,
+    /// The side whose engine is searching, and that search's number.
+    thinking: Option<(usize, u64)>,
+    searches: u64,
     generation: u64,
 }
 
@@ -209,6 +211,7 @@ impl App {
                 engine_error: None,
                 message: None,
                 thinking: None,
+                searches: 0,
                 generation: 0,
             }),
             slots: [Arc::new(Mutex::new(None)), Arc::new(Mutex::new(None))],
@@ -367,7 +370,7 @@ impl App {
             "delay_ms": core.delay_ms,
             "paused": core.paused,
             "analysis": core.analysis,
-            "thinking": core.thinking.map(|s| setup.colours()[s]),
+            "thinking": core.thinking.map(|(s, _)| setup.colours()[s]),
             "engine_error": core.engine_error,
             "message": core.message,
             "engines": self.engines,
@@ -486,8 +489,9 @@ impl App {
         }
         let both_engines = core.players.iter().all(Player::is_engine);
         let delay = if both_engines { core.delay_ms } else { 0 };
-        core.thinking = Some(side);
-        let generation = core.generation;
+        core.searches += 1;
+        let search = core.searches;
+        core.thinking = Some((side, search));
         let setup = core.setup.clone();
         let moves = core.moves.clone();
         let app = self.clone();
@@ -496,7 +500,7 @@ impl App {
                 tokio::time::sleep(Duration::from_millis(delay.min(10_000))).await;
             }
             let result = app.genmove(side, &player.level, &setup, &moves).await;
-            app.engine_moved(generation, side, result).await;
+            app.engine_moved(search, side, &setup, &moves, result).await;
         });
     }
 
@@ -542,20 +546,28 @@ impl App {
 
     async fn engine_moved(
         self: &Arc<Self>,
-        generation: u64,
+        search: u64,
         side: usize,
+        setup: &Setup,
+        moves: &[String],
         result: Result<Result<String, String>, EngineError>,
     ) {
         let mut core = self.core.lock().await;
-        if core.generation != generation {
-            // The game changed while the engine thought; maybe start again.
-            if core.thinking == Some(side) {
-                core.thinking = None;
-            }
+        let current = core.thinking == Some((side, search));
+        if current {
+            core.thinking = None;
+        }
+        if !current
+            || &core.setup != setup
+            || core.moves != moves
+            || !core.players[side].is_engine()
+        {
+            // The game changed while the engine thought: its move is thrown
+            // away, and a search starts on the new position if one is due.
             self.maybe_engine_move(&mut core);
+            self.broadcast(&core);
             return;
         }
-        core.thinking = None;
         let colour = core.setup.colours()[side];
         match result {
             Err(e) => core.engine_error = Some(format!("{colour}'s engine: {e}")),

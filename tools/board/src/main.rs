@@ -7,6 +7,11 @@
 //! every action on it), [`analysis`] (the streamed analysis engine), [`web`]
 //! (routes, the event stream, the embedded page).
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 mod analysis;
 mod app;
 mod engine;
