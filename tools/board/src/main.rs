@@ -53,7 +53,13 @@ fn default_engine() -> String {
         .ok()
         .and_then(|p| p.parent().map(|d| d.join("tessera")))
         .filter(|p| p.exists())
-        .unwrap_or_else(|| PathBuf::from("tessera"));
+        .unwrap_or_else(|| {
+            eprintln!(
+                "tessera-board: no tessera binary beside this one; trying 'tessera' on the PATH \
+                 (build it with 'cargo build --release --workspace', or give --engine)"
+            );
+            PathBuf::from("tessera")
+        });
     let text = beside.display().to_string();
     if text.contains([' ', '\'', '"', '\\']) {
         format!("'{}'", text.replace('\'', ""))

@@ -700,3 +700,66 @@ async fn rebus_game_by_clicks_with_a_chain_a_lock_and_a_nomination() {
     s.screenshot("board-phone.png").await;
     s.finish().await;
 }
+
+/// The pictures in docs/: `BOARD_SCREENSHOTS=docs cargo test --release -p
+/// tessera-board --test browser -- --ignored screenshots`. Two set positions
+/// (claims and mirror bans; buried tiles, a lock, protection), analysis on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn screenshots() {
+    let Some(s) = start("screenshots").await else {
+        return;
+    };
+    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
+    let games = [
+        (
+            json!({"game": "rekushu", "size": 9, "players": humans}),
+            "[Game \"rekushu\"]\n[Size \"9\"]\n[First \"?\"]\n[Second \"?\"]\n[Result \"*\"]\n[Date \"2026-12-01\"]\n\n\
+             A1\nH8\nC1\nF8\nA3\nH6\nC3:A1-C3\nF6:F6-H8\nE5\nD7\nB5\nG3\nE2\nE8\nD4\n",
+            "board-rekushu.png",
+        ),
+        (
+            json!({"game": "rebus", "players": humans}),
+            "[Game \"rebus\"]\n[Start \"standard\"]\n[First \"?\"]\n[Second \"?\"]\n[Result \"*\"]\n[Date \"2026-12-01\"]\n\n\
+             d3xd5+e1\ng7xh6\na1L2\nd7xd6+f8\ng2xf4+c3\ng8xg6+b7\n",
+            "board-rebus.png",
+        ),
+    ];
+    for (new, record, name) in games {
+        let script = "return fetch(arguments[0], {method: 'POST', headers: {'Content-Type': arguments[2]}, body: arguments[1]}).then(r => r.status);";
+        let status = s
+            .client
+            .execute(
+                script,
+                vec![
+                    json!("/api/new"),
+                    json!(new.to_string()),
+                    json!("application/json"),
+                ],
+            )
+            .await
+            .expect("new game");
+        assert_eq!(status, json!(200));
+        let status = s
+            .client
+            .execute(
+                script,
+                vec![json!("/api/load"), json!(record), json!("text/plain")],
+            )
+            .await
+            .expect("load");
+        assert_eq!(status, json!(200), "{record}");
+        s.wait_moves(
+            record
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with('['))
+                .count(),
+        )
+        .await;
+        s.click("#analysis-toggle").await;
+        s.wait_analysis().await;
+        s.screenshot(name).await;
+        s.click("#analysis-toggle").await;
+    }
+    s.finish().await;
+}
