@@ -3,7 +3,7 @@
 # (POST /api/move until the new state has arrived), on a human-vs-human
 # Rekushu 20x20 board and on REBUS. The browser's own click-to-screen time is
 # shown on the page ("last reply on screen in … ms") and printed by
-# tools/board/tests/browser.rs.
+# tools/board/tests/board/browser.rs.
 #   tools/board/measure.sh            (after cargo build --release --workspace)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

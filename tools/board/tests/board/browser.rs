@@ -6,7 +6,8 @@
 //!
 //! Without chromium and chromedriver the tests print a notice and pass, except
 //! under `CI=true`, where a missing browser is a failure (`.ci/run` installs it).
-//! Set `BOARD_SCREENSHOTS=<dir>` to save a picture of each board mid-game.
+//! Set `BOARD_SCREENSHOTS=<dir>` to save a picture of each board mid-game;
+//! `BOARD_CHROMIUM` / `BOARD_CHROMEDRIVER` name other binaries.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -29,13 +30,20 @@ const CHROMEDRIVER: [&str; 2] = ["/usr/bin/chromedriver", "/usr/lib/chromium/chr
 /// a generous bound so that a broken page fails instead of hanging).
 const PATIENCE: Duration = Duration::from_secs(90);
 
-fn find(paths: &[&str]) -> Option<PathBuf> {
+/// The first of `paths` that exists, or only the one in `var` when it is set.
+fn find(var: &str, paths: &[&str]) -> Option<PathBuf> {
+    if let Ok(p) = std::env::var(var) {
+        return Some(PathBuf::from(p)).filter(|p| p.exists());
+    }
     paths.iter().map(PathBuf::from).find(|p| p.exists())
 }
 
 /// The browser and its driver, or `None` (after the notice) when absent.
 fn browser() -> Option<(PathBuf, PathBuf)> {
-    match (find(&CHROMIUM), find(&CHROMEDRIVER)) {
+    match (
+        find("BOARD_CHROMIUM", &CHROMIUM),
+        find("BOARD_CHROMEDRIVER", &CHROMEDRIVER),
+    ) {
         (Some(c), Some(d)) => Some((c, d)),
         _ => {
             let msg = "browser tests skipped: chromium and chromedriver are not installed \
@@ -43,7 +51,10 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
             if std::env::var("CI").is_ok_and(|v| v == "true") {
                 panic!("{msg}; under CI=true they are required");
             }
-            eprintln!("NOTICE: {msg}");
+            // Straight to stderr, past the test harness's capture, so that
+            // `cargo test` shows it.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "NOTICE: {msg}");
             None
         }
     }
@@ -702,7 +713,7 @@ async fn rebus_game_by_clicks_with_a_chain_a_lock_and_a_nomination() {
 }
 
 /// The pictures in docs/: `BOARD_SCREENSHOTS=docs cargo test --release -p
-/// tessera-board --test browser -- --ignored screenshots`. Two set positions
+/// tessera-board --test board -- --ignored screenshots`. Two set positions
 /// (claims and mirror bans; buried tiles, a lock, protection), analysis on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore]
