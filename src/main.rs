@@ -1,14 +1,16 @@
 //! The `tessera` command: the protocol loop on stdin/stdout by default, and the
 //! `perft` tool. All protocol logic lives in the library; this file only owns I/O.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tessera::protocol::parse::parse_request;
+use tessera::protocol::parse::{
+    MAX_LINE_BYTES, ReadLine, parse_request, read_line_capped, too_long_reply,
+};
 use tessera::protocol::play::is_search_command;
 use tessera::protocol::{Engine, Input};
 
@@ -131,8 +133,9 @@ fn main() -> ExitCode {
 
 /// The protocol loop: one reply per command, flushed at once, until `quit` or
 /// the end of input. A reader thread reads ahead, so that a `stop` line can
-/// interrupt a running search and any line can end a streamed analysis; bytes
-/// that are not UTF-8 are read lossily.
+/// interrupt a running search or enumeration and any line can end a streamed
+/// analysis; bytes that are not UTF-8 are read lossily, and a line longer than
+/// `MAX_LINE_BYTES` is refused without being held.
 fn run_protocol(init: &[String]) -> ExitCode {
     let mut engine = Engine::new();
     for line in init {
@@ -143,6 +146,9 @@ fn run_protocol(init: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    // The first move's table is allocated now, not on its clock.
+    engine.play.prepare(&engine.game);
+    engine.live_input = true;
     // Never `eprintln!`: it panics when stderr is closed, and a controller may
     // close it (or not read it) while a search runs.
     engine.info_sink = Box::new(|line| {
@@ -178,42 +184,55 @@ fn run_protocol(init: &[String]) -> ExitCode {
             }
         })
     };
-    let (tx, rx) = mpsc::channel::<Result<String, String>>();
+    // Each line as read, with the moment it was read: a search's time counts
+    // from then, as the controller's clock does.
+    let (tx, rx) = mpsc::channel::<(io::Result<ReadLine>, Instant)>();
     let reader_pending = Arc::clone(&pending);
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = stdin.lock();
         let mut buf = Vec::with_capacity(256);
         loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) => {
-                    let _ = tx.send(Err(e.to_string()));
+            let got = read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES);
+            let at = Instant::now();
+            match &got {
+                Ok(ReadLine::End) | Err(_) => {
+                    let _ = tx.send((got, at));
                     break;
                 }
-            }
-            let line = String::from_utf8_lossy(&buf).into_owned();
-            // Every line counts, a blank one too (Enter ends an analysis).
-            read.fetch_add(1, Ordering::SeqCst);
-            if let Some(req) = parse_request(&line) {
-                let mut pending = reader_pending.lock().unwrap_or_else(|e| e.into_inner());
-                if is_search_command(&req.name) {
-                    *pending += 1;
-                } else if req.name == "stop" && *pending > 0 {
-                    stop.store(true, Ordering::SeqCst);
+                Ok(ReadLine::TooLong(_)) => {
+                    read.fetch_add(1, Ordering::SeqCst);
+                }
+                Ok(ReadLine::Line(line)) => {
+                    // Every line counts, a blank one too (Enter ends an analysis).
+                    read.fetch_add(1, Ordering::SeqCst);
+                    if let Some(req) = parse_request(line) {
+                        let mut pending = reader_pending.lock().unwrap_or_else(|e| e.into_inner());
+                        if is_search_command(&req.name) {
+                            *pending += 1;
+                        } else if req.name == "stop" && *pending > 0 {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
                 }
             }
-            if tx.send(Ok(line)).is_err() {
+            if tx.send((got, at)).is_err() {
                 break;
             }
         }
         closed.store(true, Ordering::SeqCst);
     });
-    for line in rx {
-        let line = match line {
-            Ok(line) => line,
+    for (got, at) in rx {
+        let line = match got {
+            Ok(ReadLine::Line(line)) => line,
+            Ok(ReadLine::End) => break,
+            Ok(ReadLine::TooLong(len)) => {
+                taken.fetch_add(1, Ordering::SeqCst);
+                if !write_reply(&too_long_reply(len)) {
+                    return ExitCode::SUCCESS;
+                }
+                continue;
+            }
             Err(e) => {
                 let _ = writeln!(io::stderr(), "tessera: cannot read input: {e}");
                 return ExitCode::FAILURE;
@@ -222,7 +241,7 @@ fn run_protocol(init: &[String]) -> ExitCode {
         taken.fetch_add(1, Ordering::SeqCst);
         let request = parse_request(&line);
         let searched = request.is_some_and(|r| is_search_command(&r.name));
-        let reply = engine.handle_line(&line);
+        let reply = engine.handle_line_at(&line, at);
         if searched {
             let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
             *pending = pending.saturating_sub(1);
@@ -230,22 +249,26 @@ fn run_protocol(init: &[String]) -> ExitCode {
                 engine.play.stop.store(false, Ordering::SeqCst);
             }
         }
-        if let Some(reply) = reply {
-            let mut stdout = io::stdout().lock();
-            if stdout
-                .write_all(reply.as_bytes())
-                .and_then(|_| stdout.flush())
-                .is_err()
-            {
-                // The controller went away; nothing left to answer.
-                return ExitCode::SUCCESS;
-            }
+        if let Some(reply) = reply
+            && !write_reply(&reply)
+        {
+            // The controller went away; nothing left to answer.
+            return ExitCode::SUCCESS;
         }
         if engine.should_quit() {
             break;
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Writes and flushes a reply; false if the controller has gone away.
+fn write_reply(reply: &str) -> bool {
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(reply.as_bytes())
+        .and_then(|_| stdout.flush())
+        .is_ok()
 }
 
 fn run_perft(
@@ -376,12 +399,9 @@ fn run_analyze(
         (None, Some(t)) => Budget::Time(std::time::Duration::from_secs_f64(t)),
         (None, None) => Budget::LevelDefault,
     };
-    let text = match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(_) => return fail(format!("'{}' is not UTF-8 text", path.display())),
-        },
-        Err(e) => return fail(format!("cannot read '{}': {e}", path.display())),
+    let text = match tessera::record::read_record_file(path) {
+        Ok(text) => text,
+        Err(why) => return fail(format!("cannot read '{}': {why}", path.display())),
     };
     let record = match Record::parse(&text) {
         Ok(r) => r,

@@ -138,6 +138,16 @@ fn genmove_refusals_change_nothing() {
     let before = e.fingerprint();
     let r = run(&mut e, "genmove w");
     assert!(r.contains("the game is over"), "{r}");
+    // A FIFO with no writer would block an open for good: refused first.
+    let fifo = common::scratch("limits", "fifo").join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        for cmd in ["loadgame", "savegame"] {
+            let reply = run(&mut e, &format!("{cmd} {}", fifo.display()));
+            assert!(reply.contains("a FIFO (named pipe)"), "{cmd}: {reply}");
+        }
+        let _ = std::fs::remove_file(&fifo);
+    }
     assert_eq!(e.fingerprint(), before);
 }
 
@@ -248,4 +258,183 @@ fn closed_stderr_does_not_kill_or_hang_a_search() {
             );
         }
     }
+}
+
+/// Runs the binary on `input` (all of it written, then stdin closed) and
+/// returns its replies.
+fn binary_replies(input: &[u8]) -> Vec<String> {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn tessera");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut out)
+        .expect("read replies");
+    writer.join().expect("writer");
+    assert!(child.wait().expect("wait").success());
+    out.split("\n\n")
+        .filter(|r| !r.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// A line over the cap gets one error that does not echo it, and the lines
+/// after it are read as usual.
+#[test]
+fn an_overlong_line_is_refused_once_and_not_echoed() {
+    let mut input = b"name\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 3 << 20));
+    input.extend_from_slice(b"\n7 version\nplay b A1 ");
+    input.extend(std::iter::repeat_n(b'y', 20_000));
+    input.extend_from_slice(b"\n");
+    let replies = binary_replies(&input);
+    assert_eq!(
+        replies.len(),
+        4,
+        "{:?}",
+        replies.iter().map(|r| r.len()).collect::<Vec<_>>()
+    );
+    assert_eq!(replies[0], "= tessera");
+    assert_eq!(
+        replies[1],
+        "? syntax error: input line of 3145729 bytes refused (lines are at most 65536 bytes)"
+    );
+    assert!(replies[2].starts_with("=7 "), "{}", replies[2]);
+    // Under the cap, but its error quotes 20,000 bytes: cut, with the length.
+    assert!(
+        replies[3].starts_with("? syntax error"),
+        "{}",
+        &replies[3][..40]
+    );
+    assert!(replies[3].len() < 600 && replies[3].ends_with("bytes in all)"));
+}
+
+/// `perft` and `list_moves` end at `stop`, at any other line and at the end of
+/// input, with an error that says so; the line after them is answered.
+#[test]
+fn perft_and_list_moves_are_interrupted() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicUsize;
+    use tessera::protocol::Input;
+    // In-process: the input probe reports a line after a few questions.
+    for (setup, cmd) in [
+        ("boardsize 20", "perft 16"),
+        ("boardsize 20", "perft 16 divide"),
+        // Four ranks of Blue W over four of Red P: millions of chain sets.
+        (
+            "setup gHgFgXgHgFgXgHgFgX/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP red - -",
+            "perft 1",
+        ),
+        (
+            "setup gHgFgXgHgFgXgHgFgX/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP red - -",
+            "list_moves",
+        ),
+    ] {
+        let mut e = Engine::new();
+        if setup.starts_with("setup") {
+            ok(&mut e, "game rebus");
+        }
+        ok(&mut e, setup);
+        let before = e.fingerprint();
+        let asked = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&asked);
+        e.input = Box::new(move || match counter.fetch_add(1, Ordering::SeqCst) {
+            0..1000 => Input::Quiet,
+            _ => Input::Line,
+        });
+        let name = cmd.split(' ').take(2).collect::<Vec<_>>().join(" ");
+        let name = if cmd == "list_moves" {
+            "list_moves"
+        } else {
+            name.trim_end_matches(" divide")
+        };
+        assert_eq!(
+            run(&mut e, cmd),
+            format!("? {name}: interrupted\n\n"),
+            "{cmd}"
+        );
+        assert!(asked.load(Ordering::SeqCst) > 1000, "{cmd}");
+        assert_eq!(e.fingerprint(), before, "{cmd} changed the state");
+    }
+    // The binary: a blank line, `stop` and the end of input each end perft 16.
+    let replies = binary_replies(b"perft 16\n\nperft 16\nstop\nname\nperft 16\n");
+    assert_eq!(
+        replies,
+        [
+            "? perft 16: interrupted",
+            "? perft 16: interrupted",
+            "=",
+            "= tessera",
+            "? perft 16: interrupted"
+        ]
+    );
+}
+
+/// The smaller refusals: a huge board size is out of range (not a syntax
+/// error), setup squares are case-insensitive and a protected square is listed
+/// once, more threads than cores are capped, special files are refused.
+#[test]
+fn sizes_setup_threads_and_special_files() {
+    let mut e = Engine::new();
+    assert_eq!(
+        run(&mut e, "boardsize 99999999999999999999999"),
+        "? unacceptable size: 99999999999999999999999 (Rekushu boards are 4 to 26)\n\n"
+    );
+    ok(&mut e, "game rebus");
+    let board = "bSbWbPbTbObQbGbJbK/bTbObQbGbJbKbSbWbP/bGbJbKbSbWbPbTbObQ/gFgXgHgFgXgHgFgXgH/gHgFgXgHgFgXgHgFgX/gFgXgHgFgXgHgFgXgH/rGrJrKrSrWrPrTrOrQ/rTrOrQrGrJrKrSrWrP/rSrWrPrTrOrQrGrJrK";
+    ok(&mut e, &format!("setup {board} red A1L2 E5,D4"));
+    assert!(ok(&mut e, "position").ends_with("red a1L2 d4,e5"));
+    let before = e.fingerprint();
+    assert_eq!(
+        run(&mut e, &format!("setup {board} red - e5,E5")),
+        "? invalid position: protected square e5 is listed twice\n\n"
+    );
+    assert_eq!(e.fingerprint(), before);
+    ok(&mut e, "setoption threads 256");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let options = ok(&mut e, "options");
+    if cores < 256 {
+        assert!(
+            options.contains(&format!("threads 256 ({cores} used")),
+            "{options}"
+        );
+    }
+    for (cmd, why) in [
+        ("loadgame /dev/null", "a device, not a game record file"),
+        (
+            "savegame /dev/null",
+            "a device, not a file to write a record to",
+        ),
+        ("loadgame /", "a directory, not a game record file"),
+    ] {
+        let reply = run(&mut e, cmd);
+        assert!(
+            reply.starts_with("? ") && reply.contains(why),
+            "{cmd}: {reply}"
+        );
+    }
+    // A FIFO with no writer would block an open for good: refused first.
+    let fifo = common::scratch("limits", "fifo").join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        for cmd in ["loadgame", "savegame"] {
+            let reply = run(&mut e, &format!("{cmd} {}", fifo.display()));
+            assert!(reply.contains("a FIFO (named pipe)"), "{cmd}: {reply}");
+        }
+        let _ = std::fs::remove_file(&fifo);
+    }
+    assert_eq!(e.fingerprint(), before);
 }

@@ -159,3 +159,72 @@ fn make_unmake_matches_reference_apply() {
     eprintln!("successors: {n} compared");
     assert!(n > 1000);
 }
+
+/// RULES §2.7's ruling: a yield is a turn like any other (the protection that
+/// guarded against the yielder ends, locks are checked, the opponent is to
+/// move), and then the game is over. Checked on every sampled position where
+/// yielding is legal, and on positions made so (Blue given 41 or more squares).
+#[test]
+fn yield_matches_reference_apply() {
+    let mut positions = rebus_games::sample_positions(43, 12, 160);
+    // Positions where Red may yield: most of Red's squares handed to Blue.
+    let extra: Vec<String> = positions
+        .iter()
+        .step_by(9)
+        .map(|s| {
+            let (board, rest) = s.split_once(' ').expect("fields");
+            let mut red_left = 20;
+            let board: String = board
+                .chars()
+                .map(|c| match c {
+                    'r' if red_left == 0 => 'b',
+                    'r' => {
+                        red_left -= 1;
+                        'r'
+                    }
+                    c => c,
+                })
+                .collect();
+            format!("{board} {rest}")
+        })
+        .collect();
+    positions.extend(extra);
+    let (mut n, mut with_protection, mut broke_lock) = (0, 0, 0);
+    for s in &positions {
+        let Ok(mut p) = Position::from_position_string(s) else {
+            continue; // an edited position may break a set-up rule
+        };
+        let r = RefPos::parse(s);
+        let legal = p.parse_move("yield").is_ok();
+        assert_eq!(legal, r.may_yield(), "yield legal in {s}");
+        if !legal {
+            continue;
+        }
+        let mv = p.parse_move("yield").expect("legal");
+        p.make_move(mv);
+        let after = RefPos::parse(&p.position_string());
+        let expect = r.apply(&rebus_reference::RefMove::Yield);
+        assert_eq!(after.protected, expect.protected, "yield in {s}");
+        let (mut la, mut lb) = (after.locks.clone(), expect.locks.clone());
+        la.sort();
+        lb.sort();
+        assert_eq!(la, lb, "locks after yield in {s}");
+        assert_eq!(after.side, expect.side, "side after yield in {s}");
+        assert!(
+            p.status() != Status::Ongoing && expect.over(),
+            "over after yield in {s}"
+        );
+        p.unmake_move(mv);
+        assert_eq!(p.position_string(), *s, "unmake yield in {s}");
+        n += 1;
+        with_protection += usize::from(r.protected.iter().flatten().any(|&b| b));
+        broke_lock += usize::from(lb.len() < r.locks.len());
+    }
+    eprintln!(
+        "yield: {n} compared, {with_protection} with protection, {broke_lock} breaking a lock"
+    );
+    assert!(
+        n >= 50 && with_protection >= 20,
+        "too few: {n}, {with_protection}"
+    );
+}

@@ -81,6 +81,21 @@ pub trait Evaluate: Game {
         self.generate_moves(moves);
     }
 
+    /// [`Evaluate::generate_search_moves`] for a list that may take long to
+    /// make: the game asks `keep_going(moves listed so far)` now and then and,
+    /// once it answers false, may stop early with a shorter list (still a subset
+    /// of the legal moves, and non-empty whenever that is). The searcher says
+    /// no when its clock or `stop` has run out, or the list is long enough.
+    /// Default: the whole list, without asking.
+    fn generate_search_moves_until(
+        &self,
+        moves: &mut Vec<Self::Move>,
+        params: &EvalParams,
+        _keep_going: &mut dyn FnMut(usize) -> bool,
+    ) {
+        self.generate_search_moves(moves, params);
+    }
+
     /// The noisy moves of [`Evaluate::generate_search_moves`], in the same
     /// order: what quiescence tries. A game may produce them directly, without
     /// listing the quiet moves first. Default: filter the search moves.

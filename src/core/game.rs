@@ -53,6 +53,24 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.generate_moves(&mut moves);
         moves.len() as u64
     }
+
+    /// [`Game::generate_moves`] for a list that may take long to make (a REBUS
+    /// cluster has millions of chain sets): the game asks `keep_going` now and
+    /// then, and once it answers false stops early with part of the list and
+    /// returns false. Default: the whole list, without asking.
+    fn generate_moves_until(
+        &self,
+        moves: &mut Vec<Self::Move>,
+        _keep_going: &mut dyn FnMut() -> bool,
+    ) -> bool {
+        self.generate_moves(moves);
+        true
+    }
+
+    /// [`Game::count_moves`], likewise: `None` once `keep_going` answered false.
+    fn count_moves_until(&self, _keep_going: &mut dyn FnMut() -> bool) -> Option<u64> {
+        Some(self.count_moves())
+    }
 }
 
 /// Why a move text was refused: malformed text, or a well-formed move the rules

@@ -42,3 +42,60 @@ pub fn perft_divide<G: Game>(game: &mut G, depth: u32) -> Vec<(G::Move, u64)> {
         })
         .collect()
 }
+
+/// [`perft`] that asks `keep_going` at every node (and the game asks it while
+/// it lists moves) and gives up with `None` once it answers false: what the
+/// protocol runs, so that `stop` or any other input interrupts it.
+pub fn perft_until<G: Game>(
+    game: &mut G,
+    depth: u32,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    if !keep_going() {
+        return None;
+    }
+    if game.status() != Status::Ongoing {
+        return Some(0);
+    }
+    if depth == 1 {
+        return game.count_moves_until(keep_going);
+    }
+    let mut moves = Vec::with_capacity(256);
+    if !game.generate_moves_until(&mut moves, keep_going) {
+        return None;
+    }
+    let mut total = 0;
+    for &mv in &moves {
+        game.make_move(mv);
+        let n = perft_until(game, depth - 1, keep_going);
+        game.unmake_move(mv);
+        total += n?;
+    }
+    Some(total)
+}
+
+/// [`perft_divide`] with [`perft_until`]'s interruption.
+pub fn perft_divide_until<G: Game>(
+    game: &mut G,
+    depth: u32,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Option<Vec<(G::Move, u64)>> {
+    let mut moves = Vec::with_capacity(256);
+    if depth == 0 || game.status() != Status::Ongoing {
+        return Some(Vec::new());
+    }
+    if !game.generate_moves_until(&mut moves, keep_going) {
+        return None;
+    }
+    let mut rows = Vec::with_capacity(moves.len());
+    for mv in moves {
+        game.make_move(mv);
+        let n = perft_until(game, depth - 1, keep_going);
+        game.unmake_move(mv);
+        rows.push((mv, n?));
+    }
+    Some(rows)
+}

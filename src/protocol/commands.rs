@@ -2,7 +2,7 @@
 //! all read it. Handlers here are game-independent; game-specific ones live in
 //! `rekushu.rs` and `rebus.rs`.
 
-use super::engine::{AnyGame, Engine, with_session};
+use super::engine::{AnyGame, Engine, keep_going, with_session};
 use super::session::{ProtocolGame, Session};
 use super::{
     CommandError, CommandResult, ErrorKind, analyze, gogui, play as engine_play, rebus, records,
@@ -133,7 +133,8 @@ pub static COMMANDS: &[Command] = &[
         "every legal move of the side to move",
         |e, a| {
             no_args("list_moves", a)?;
-            Ok(with_session!(&e.game, s => s.list_moves()))
+            let mut keep_going = keep_going(&e.play.stop, &e.input, e.live_input);
+            with_session!(&e.game, s => s.list_moves("list_moves", &mut keep_going))
         },
     ),
     cmd(
@@ -428,9 +429,17 @@ fn game(e: &mut Engine, args: &[String]) -> CommandResult {
 
 fn boardsize(e: &mut Engine, args: &[String]) -> CommandResult {
     let [n] = exact_args::<1>("boardsize", "<size>", args)?;
-    let size: usize = n
-        .parse()
-        .map_err(|_| CommandError::syntax(format!("boardsize: '{n}' is not a size")))?;
+    // A number too large for any type is still a number: out of range, not
+    // a syntax error.
+    let size: usize = match n.parse() {
+        Ok(size) => size,
+        Err(_) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
+        Err(_) => {
+            return Err(CommandError::syntax(format!(
+                "boardsize: '{n}' is not a size"
+            )));
+        }
+    };
     match &e.game {
         AnyGame::Rekushu(_) => {
             if !(rekushu::MIN_SIZE..=rekushu::MAX_SIZE).contains(&size) {
@@ -524,5 +533,6 @@ fn perft(e: &mut Engine, args: &[String]) -> CommandResult {
                 "perft: '{depth}' is not a depth (0 to {MAX_PERFT_DEPTH})"
             ))
         })?;
-    Ok(with_session!(&mut e.game, s => s.perft(depth, divide)))
+    let mut keep_going = keep_going(&e.play.stop, &e.input, e.live_input);
+    with_session!(&mut e.game, s => s.perft(depth, divide, &mut keep_going))
 }

@@ -7,12 +7,14 @@
 use super::analyze::{Input, InputProbe, ReplySink, StreamState};
 use super::commands::{COMMANDS, find_command};
 use super::parse::{format_reply, format_stream_tail, parse_request};
-use super::play::PlayState;
+use super::play::{PlayState, is_search_command};
 use super::rebus::RebusState;
 use super::session::Session;
 use super::{CommandError, CommandResult, ErrorKind};
 use crate::games::rebus::{self, Position};
 use crate::games::rekushu::Board;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// The game being played.
 #[derive(Clone, Debug)]
@@ -63,6 +65,11 @@ pub struct Engine {
     /// input reader; the default answers [`Input::Closed`] (no input source, as
     /// at the end of input).
     pub input: InputProbe,
+    /// True when [`Engine::input`] watches a real input stream (the binary):
+    /// its end then interrupts a long command (`perft`, `list_moves`) as any
+    /// other line does. False by default, where the probe's `Closed` only
+    /// means that there is no input source.
+    pub live_input: bool,
     /// The streamed reply in progress.
     pub(crate) stream: StreamState,
     quit: bool,
@@ -85,6 +92,7 @@ impl Engine {
             info_sink: Box::new(|_| {}),
             reply_sink: None,
             input: Box::new(|| Input::Closed),
+            live_input: false,
             stream: StreamState::default(),
             quit: false,
         }
@@ -105,9 +113,16 @@ impl Engine {
     /// repeated: the text returned is the rest (its last lines and the empty
     /// line).
     pub fn handle_line(&mut self, line: &str) -> Option<String> {
+        self.handle_line_at(line, Instant::now())
+    }
+
+    /// [`Engine::handle_line`] for a line that arrived at `received`: a search
+    /// it starts counts its time from then (the binary's reader stamps each line
+    /// as it reads it, so time spent queued behind another command is not lost).
+    pub fn handle_line_at(&mut self, line: &str, received: Instant) -> Option<String> {
         let req = parse_request(line)?;
         self.stream = StreamState::new(req.id);
-        let result = self.execute(&req.name, &req.args);
+        let result = self.run(&req.name, &req.args, received);
         let stream = std::mem::take(&mut self.stream);
         Some(match stream.started() {
             false => format_reply(req.id, &result),
@@ -119,6 +134,11 @@ impl Engine {
     /// (Streamed commands should go through [`Engine::handle_line`], which frames
     /// their reply.)
     pub fn execute(&mut self, name: &str, args: &[String]) -> CommandResult {
+        self.run(name, args, Instant::now())
+    }
+
+    fn run(&mut self, name: &str, args: &[String], received: Instant) -> CommandResult {
+        self.play.received = received;
         if name.is_empty() {
             return Err(CommandError::syntax("no command after the id"));
         }
@@ -136,7 +156,13 @@ impl Engine {
                 self.game.id()
             )));
         }
-        (cmd.run)(self, args)
+        let result = (cmd.run)(self, args);
+        if result.is_ok() && !is_search_command(cmd.name) {
+            // Settings or the game may have changed: the table is made ready
+            // now, while the controller waits for this reply, not in a move.
+            self.play.prepare(&self.game);
+        }
+        result
     }
 
     /// Names of all commands, in table order.
@@ -157,6 +183,23 @@ impl Engine {
 
     pub fn switch_to_rebus_standard(&mut self) {
         self.switch_to_rebus(rebus::Position::standard());
+    }
+}
+
+/// Whether a long command may go on: no `stop` was read for it, and no other
+/// line (a blank one too) nor, with `live_input`, the end of input has come.
+pub(crate) fn keep_going<'a>(
+    stop: &'a AtomicBool,
+    input: &'a InputProbe,
+    live_input: bool,
+) -> impl FnMut() -> bool + 'a {
+    move || {
+        !stop.load(Ordering::Relaxed)
+            && match input() {
+                Input::Quiet => true,
+                Input::Line => false,
+                Input::Closed => !live_input,
+            }
     }
 }
 

@@ -17,7 +17,7 @@
 //! GoGui supports boards up to 25×25; a 26×26 Rekushu board gets an error.
 
 use super::commands::{exact_args, no_args};
-use super::engine::{AnyGame, Engine};
+use super::engine::{AnyGame, Engine, keep_going};
 use super::session::ProtocolGame;
 use super::{CommandError, CommandResult, play as engine_play};
 use crate::core::{Game, Side};
@@ -136,7 +136,10 @@ pub fn legal_moves(e: &mut Engine, args: &[String]) -> CommandResult {
                 .collect::<Vec<_>>()
                 .join(" "))
         }
-        AnyGame::Rebus(s) => Ok(s.list_moves()),
+        AnyGame::Rebus(s) => {
+            let mut keep_going = keep_going(&e.play.stop, &e.input, e.live_input);
+            s.list_moves("gogui-rules_legal_moves", &mut keep_going)
+        }
     }
 }
 

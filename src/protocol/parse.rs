@@ -51,12 +51,90 @@ pub fn parse_request(line: &str) -> Option<Request> {
     })
 }
 
+/// The longest input line read, in bytes (newline included); a longer one is
+/// refused whole, and its bytes are never held.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// The longest error message sent; a longer one (which can only be quoting
+/// long input) is cut there and says how long it was.
+pub const MAX_ERROR_BYTES: usize = 512;
+
+/// One line read by [`read_line_capped`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReadLine {
+    /// A line, its newline included when it had one.
+    Line(String),
+    /// A line longer than the cap, skipped to its newline: its length in bytes.
+    TooLong(usize),
+    /// The input has ended.
+    End,
+}
+
+/// Reads one line of at most `cap` bytes from `input`: a longer one is read
+/// through to its newline and dropped (memory stays within `cap`), so the next
+/// line starts cleanly. Bytes that are not UTF-8 are read lossily.
+pub fn read_line_capped(
+    input: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<ReadLine> {
+    buf.clear();
+    let mut len = 0usize;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        len += take;
+        if len <= cap {
+            buf.extend_from_slice(&chunk[..take]);
+        }
+        input.consume(take);
+        if done {
+            break;
+        }
+    }
+    Ok(match len {
+        0 => ReadLine::End,
+        n if n > cap => ReadLine::TooLong(n),
+        _ => ReadLine::Line(String::from_utf8_lossy(buf).into_owned()),
+    })
+}
+
+/// The reply to a line over [`MAX_LINE_BYTES`].
+pub fn too_long_reply(len: usize) -> String {
+    let e = super::CommandError::syntax(format!(
+        "input line of {len} bytes refused (lines are at most {MAX_LINE_BYTES} bytes)"
+    ));
+    format_reply(None, &Err(e))
+}
+
+/// `text` cut to at most [`MAX_ERROR_BYTES`] (on a character boundary), with
+/// the length it had.
+fn clip(text: String) -> String {
+    if text.len() <= MAX_ERROR_BYTES {
+        return text;
+    }
+    let mut end = MAX_ERROR_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes in all)", &text[..end], text.len())
+}
+
 /// The reply text for a request: `=id text` or `?id message`, one empty line
-/// after it and none inside.
+/// after it and none inside. Error messages are cut to [`MAX_ERROR_BYTES`].
 pub fn format_reply(id: Option<u64>, result: &Result<String, super::CommandError>) -> String {
     let (mark, body) = match result {
         Ok(text) => ('=', text.clone()),
-        Err(e) => ('?', e.to_string()),
+        Err(e) => ('?', clip(e.to_string())),
     };
     let mut out = String::with_capacity(body.len() + 8);
     out.push(mark);
@@ -92,7 +170,7 @@ pub fn format_reply(id: Option<u64>, result: &Result<String, super::CommandError
 pub fn format_stream_tail(result: &Result<String, super::CommandError>) -> String {
     let body = match result {
         Ok(text) => text.clone(),
-        Err(e) => format!("error: {e}"),
+        Err(e) => format!("error: {}", clip(e.to_string())),
     };
     let mut out = String::with_capacity(body.len() + 2);
     for line in body.split('\n').map(|l| l.trim_end_matches('\r')) {
@@ -121,6 +199,28 @@ mod tests {
         assert_eq!((r.id, r.name.as_str()), (Some(7), ""));
         let r = parse_request("+7 name").unwrap();
         assert_eq!((r.id, r.name.as_str()), (None, "+7"));
+    }
+
+    #[test]
+    fn long_lines_are_dropped_whole_and_the_next_one_read() {
+        let text = format!("name\n{}\nversion\nlast", "x".repeat(100));
+        let mut input = std::io::BufReader::with_capacity(7, text.as_bytes());
+        let mut buf = Vec::new();
+        let mut read = || read_line_capped(&mut input, &mut buf, 20).unwrap();
+        assert_eq!(read(), ReadLine::Line("name\n".into()));
+        assert_eq!(read(), ReadLine::TooLong(101));
+        assert_eq!(read(), ReadLine::Line("version\n".into()));
+        assert_eq!(read(), ReadLine::Line("last".into()));
+        assert_eq!(read(), ReadLine::End);
+        assert!(buf.capacity() < 64, "the long line was never held");
+    }
+
+    #[test]
+    fn long_error_messages_are_cut() {
+        let e = super::super::CommandError::syntax(format!("bad '{}'", "é".repeat(1000)));
+        let reply = format_reply(None, &Err(e));
+        assert!(reply.len() < MAX_ERROR_BYTES + 64, "{}", reply.len());
+        assert!(reply.ends_with("... (2020 bytes in all)\n\n"), "{reply}");
     }
 
     #[test]

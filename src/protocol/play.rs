@@ -95,6 +95,8 @@ pub struct PlayState {
     /// Set to stop the search running now (or the next one, when a `stop` line was
     /// read ahead of it). Shared with the input reader.
     pub stop: Arc<AtomicBool>,
+    /// When the command running now was received: its time counts from here.
+    pub received: Instant,
 }
 
 impl Default for PlayState {
@@ -109,6 +111,7 @@ impl Default for PlayState {
             rekushu: None,
             rebus: None,
             stop: Arc::new(AtomicBool::new(false)),
+            received: Instant::now(),
         }
     }
 }
@@ -138,13 +141,33 @@ impl PlayState {
                 ..Limits::default()
             };
         }
-        match self.time {
+        let limits = match self.time {
             TimeControl::LevelDefault => Limits::default(),
             TimeControl::PerMove(t) => Limits::movetime(t),
             TimeControl::Clock { increment } => match self.remaining[side.index()] {
                 Some((left, moves)) => Limits::clock(left, increment, moves),
                 None => Limits::default(),
             },
+        };
+        limits.started_at(self.received)
+    }
+
+    /// Makes the searcher of `game` ready for the settings now in force (its
+    /// table allocated at the level's size), so that the time this takes is
+    /// spent answering the command that changed them, never inside a move.
+    /// Nothing to do when nothing changed; nothing for the reference levels.
+    pub fn prepare(&mut self, game: &AnyGame) {
+        if self.reference.is_some() {
+            return;
+        }
+        let config = self.config();
+        match game {
+            AnyGame::Rekushu(_) => {
+                searcher(&mut self.rekushu, &config);
+            }
+            AnyGame::Rebus(_) => {
+                searcher(&mut self.rebus, &config);
+            }
         }
     }
 
@@ -277,7 +300,9 @@ fn think_reference<G: ProtocolGame>(
         Reference::Random => (random_move(pos, config.seed), "random".into()),
         Reference::Uct => {
             let limits = play.limits_for(pos.side_to_move());
-            let time = budget(&limits, config.move_time).map(|b| b.soft);
+            // The time since the command arrived is spent already.
+            let time = budget(&limits, config.move_time)
+                .map(|b| b.soft.saturating_sub(play.received.elapsed()));
             let playouts = limits.nodes.or_else(|| {
                 time.is_none()
                     .then(|| u64::from(limits.depth.unwrap_or(1)) * UCT_PLAYOUTS_PER_DEPTH)
@@ -566,7 +591,7 @@ pub fn limit(e: &mut Engine, args: &[String]) -> CommandResult {
 const OPTIONS: &[(&str, &str)] = &[
     (
         "threads",
-        "search threads, 1 to 256, or 'default' (the level's)",
+        "search threads, 1 to 256 (no more than the machine runs at once are used), or 'default' (the level's)",
     ),
     (
         "hash",
@@ -582,11 +607,26 @@ const OPTIONS: &[(&str, &str)] = &[
 pub fn options(e: &mut Engine, args: &[String]) -> CommandResult {
     super::commands::no_args("options", args)?;
     let c = e.play.config();
-    let values = [
-        c.threads.to_string(),
-        c.tt_mb.to_string(),
-        c.seed.to_string(),
-    ];
+    let used = c.threads.min(crate::search::levels::hardware_threads());
+    let threads = match used == c.threads {
+        true => c.threads.to_string(),
+        false => format!(
+            "{} ({used} used: the machine runs {used} at once)",
+            c.threads
+        ),
+    };
+    // The table is allocated when the size is set: say so if it came out smaller.
+    let allocated = match &e.game {
+        AnyGame::Rekushu(_) => e.play.rekushu.as_ref().map(|s| s.tt().size_mb()),
+        AnyGame::Rebus(_) => e.play.rebus.as_ref().map(|s| s.tt().size_mb()),
+    };
+    let hash = match allocated {
+        Some(mb) if mb < c.tt_mb && e.play.reference.is_none() => {
+            format!("{} ({mb} allocated: no memory for more)", c.tt_mb)
+        }
+        _ => c.tt_mb.to_string(),
+    };
+    let values = [threads, hash, c.seed.to_string()];
     Ok(OPTIONS
         .iter()
         .zip(values)
@@ -640,11 +680,18 @@ pub fn stop(e: &mut Engine, args: &[String]) -> CommandResult {
     Ok(String::new())
 }
 
-/// Commands that search. The binary's input reader counts them, so that a
-/// `stop` line read while one runs (or waits its turn) stops it at once.
+/// Commands that search or enumerate, and so may run long. The binary's input
+/// reader counts them, so that a `stop` line read while one runs (or waits its
+/// turn) stops it at once.
 pub fn is_search_command(name: &str) -> bool {
     matches!(
         name,
-        "genmove" | "reg_genmove" | "analyze" | "genmove_analyze"
+        "genmove"
+            | "reg_genmove"
+            | "analyze"
+            | "genmove_analyze"
+            | "perft"
+            | "list_moves"
+            | "gogui-rules_legal_moves"
     )
 }

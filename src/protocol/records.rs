@@ -8,17 +8,13 @@
 //! is (`loadgame "game 12"`, `loadgame "game 12" 5`). The protocol's own input
 //! rules still apply: `#` starts a comment, and runs of spaces read as one.
 
-use std::io::Read;
-
 use super::engine::{AnyGame, Engine};
 use super::session::{ProtocolGame, Session};
 use super::{CommandError, CommandResult};
 use crate::core::Status;
-use crate::record::{GameResult, Record, RecordMove, Replay, Start};
+use crate::record::{GameResult, Record, RecordMove, Replay, Start, write_record_file};
 
-/// The largest file `loadgame` reads: far beyond any real record, small
-/// enough that a wrong path (a device, a huge file) cannot exhaust memory.
-pub const MAX_RECORD_BYTES: u64 = 16 << 20;
+pub use crate::record::MAX_RECORD_BYTES;
 
 /// The record of the game in progress, from its start (the empty board, or the
 /// REBUS position it was set up from) to the last move played.
@@ -66,15 +62,6 @@ fn record_of<G: ProtocolGame>(s: &Session<G>, start: Start) -> Record {
     r
 }
 
-/// An I/O error without the `(os error N)` tail.
-fn io_text(err: &std::io::Error) -> String {
-    let text = err.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
-
 /// A quoted path at the start of `rest`: the path and what follows it.
 fn quoted(rest: &str) -> Option<(&str, &str)> {
     let inner = rest.strip_prefix('"')?;
@@ -98,12 +85,8 @@ pub fn savegame(e: &mut Engine, args: &[String]) -> CommandResult {
         return Err(CommandError::syntax("usage: savegame <file> (got nothing)"));
     }
     let text = current_record(e).to_text();
-    std::fs::write(&path, text).map_err(|err| {
-        CommandError::refused(format!(
-            "savegame: cannot write '{path}': {}",
-            io_text(&err)
-        ))
-    })?;
+    write_record_file(std::path::Path::new(&path), &text)
+        .map_err(|why| CommandError::refused(format!("savegame: cannot write '{path}': {why}")))?;
     Ok(String::new())
 }
 
@@ -135,22 +118,10 @@ fn loadgame_args(args: &[String]) -> Result<(String, Option<String>), CommandErr
     }
 }
 
-/// Reads a whole record file, refusing non-text and oversized files.
+/// Reads a whole record file ([`crate::record::read_record_file`]).
 fn read_record_file(path: &str) -> Result<String, CommandError> {
-    let fail =
-        |why: String| CommandError::refused(format!("loadgame: cannot read '{path}': {why}"));
-    let file = std::fs::File::open(path).map_err(|err| fail(io_text(&err)))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_RECORD_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|err| fail(io_text(&err)))?;
-    if bytes.len() as u64 > MAX_RECORD_BYTES {
-        return Err(fail(format!(
-            "larger than {} MB, not a game record",
-            MAX_RECORD_BYTES >> 20
-        )));
-    }
-    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
+    crate::record::read_record_file(std::path::Path::new(path))
+        .map_err(|why| CommandError::refused(format!("loadgame: cannot read '{path}': {why}")))
 }
 
 /// The session of a replayed game after its first `n` moves; the side to move

@@ -4,8 +4,17 @@
 //! it was.
 
 use super::{CommandError, ErrorKind};
-use crate::core::perft::{perft, perft_divide};
+use crate::core::perft::{perft_divide_until, perft_until};
 use crate::core::{Game, Notation, Side, Status};
+
+/// The most moves `list_moves` answers with (a REBUS same-symbol cluster can
+/// have millions; `perft 1` counts them).
+pub const MAX_LISTED_MOVES: u64 = 100_000;
+
+/// The reply of a long command that `stop` or other input cut short.
+pub fn interrupted(what: &str) -> CommandError {
+    CommandError::refused(format!("{what}: interrupted"))
+}
 
 /// What the protocol needs of a game beyond its rules: names and texts.
 pub trait ProtocolGame: Game + Notation {
@@ -141,26 +150,61 @@ impl<G: ProtocolGame> Session<G> {
         Some(last)
     }
 
-    /// Every legal move of the side to move, canonical, space-separated.
-    pub fn list_moves(&self) -> String {
+    /// Every legal move of the side to move, canonical, space-separated; an
+    /// error once `keep_going` answers false (`stop` or other input), or when
+    /// there are more than [`MAX_LISTED_MOVES`] (`perft 1` counts those).
+    pub fn list_moves(
+        &self,
+        name: &str,
+        keep_going: &mut dyn FnMut() -> bool,
+    ) -> Result<String, CommandError> {
         if self.status() != Status::Ongoing {
-            return String::new();
+            return Ok(String::new());
         }
-        let mut moves = Vec::with_capacity(512);
-        self.pos.generate_moves(&mut moves);
-        let texts: Vec<String> = moves.iter().map(|&m| self.pos.format_move(m)).collect();
-        texts.join(" ")
+        let count = self
+            .pos
+            .count_moves_until(keep_going)
+            .ok_or_else(|| interrupted(name))?;
+        if count > MAX_LISTED_MOVES {
+            return Err(CommandError::refused(format!(
+                "{name}: {count} legal moves, more than the {MAX_LISTED_MOVES} it lists (perft 1 counts them)"
+            )));
+        }
+        let mut moves = Vec::with_capacity(count as usize);
+        if !self.pos.generate_moves_until(&mut moves, keep_going) {
+            return Err(interrupted(name));
+        }
+        let mut out = String::with_capacity(moves.len() * 8);
+        for (i, &m) in moves.iter().enumerate() {
+            if i % 256 == 255 && !keep_going() {
+                return Err(interrupted(name));
+            }
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(&self.pos.format_move(m));
+        }
+        Ok(out)
     }
 
-    /// `perft <depth> [divide]`: the count first, then `move count` lines.
-    pub fn perft(&mut self, depth: u32, divide: bool) -> String {
+    /// `perft <depth> [divide]`: the count first, then `move count` lines; an
+    /// error once `keep_going` answers false.
+    pub fn perft(
+        &mut self,
+        depth: u32,
+        divide: bool,
+        keep_going: &mut dyn FnMut() -> bool,
+    ) -> Result<String, CommandError> {
+        let stopped = || interrupted(&format!("perft {depth}"));
         if self.resigned.is_some() {
-            return "0".into();
+            return Ok("0".into());
         }
         if !divide {
-            return perft(&mut self.pos, depth).to_string();
+            return perft_until(&mut self.pos, depth, keep_going)
+                .map(|n| n.to_string())
+                .ok_or_else(stopped);
         }
-        let rows = perft_divide(&mut self.pos, depth);
+        let rows = perft_divide_until(&mut self.pos, depth, keep_going).ok_or_else(stopped)?;
         let total: u64 = if depth == 0 {
             1
         } else {
@@ -173,6 +217,6 @@ impl<G: ProtocolGame> Session<G> {
             out.push(' ');
             out.push_str(&n.to_string());
         }
-        out
+        Ok(out)
     }
 }

@@ -14,7 +14,10 @@ use crate::core::Status;
 use crate::search::eval::{DRAW, EvalParams, Evaluate, INFINITY, WIN, is_decisive, plies_to_end};
 use crate::search::info::RootMoveInfo;
 use crate::search::ordering::{History, Killers, ScoredMove, pick, score_moves};
-use crate::search::params::{CHECK_EVERY, HISTORY_MAX, MAX_PLY, ORDER_KILLER, SearchParams};
+use crate::search::params::{
+    CHECK_EVERY, CLOCK_EVERY, HISTORY_MAX, LONG_LIST, MAX_LIST, MAX_PLY, ORDER_KILLER,
+    ROOT_LIST_TIME_SHARE, SearchParams,
+};
 use crate::search::timeman::TimeManager;
 use crate::search::tt::{Bound, TranspositionTable};
 
@@ -30,6 +33,16 @@ pub(crate) struct Shared<'a> {
     pub nodes: &'a AtomicU64,
     pub node_limit: Option<u64>,
     pub time: TimeManager,
+}
+
+impl Shared<'_> {
+    /// A flag is set, or (asked by the main thread, which owns the clock) the
+    /// hard deadline has passed.
+    fn must_stop(&self, is_main: bool) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.abort.load(Ordering::Relaxed)
+            || (is_main && self.time.hard_expired())
+    }
 }
 
 /// A root move and what the iterations found about it.
@@ -166,6 +179,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if self.unflushed >= CHECK_EVERY {
             self.flush_nodes();
             self.poll();
+        } else if self.unflushed.is_multiple_of(CLOCK_EVERY) {
+            // The clock and the flags more often than the node total: a slow
+            // node (a long REBUS list) or a loaded machine must not carry the
+            // search far past its deadline.
+            self.poll();
         }
         self.stopped
     }
@@ -216,7 +234,25 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if noisy_only {
             self.pos.generate_noisy_moves(&mut self.scratch, eval);
         } else {
-            self.pos.generate_search_moves(&mut self.scratch, eval);
+            let shared = self.shared;
+            let is_main = self.is_main;
+            // The root list is scored and ordered after it is made, which costs
+            // more than making it: it may take only a share of the time.
+            let share = if ply == 0 { ROOT_LIST_TIME_SHARE } else { 1 };
+            let mut keep_going = |listed: usize| {
+                listed < MAX_LIST
+                    && !shared.must_stop(is_main)
+                    && !(is_main && shared.time.hard_share_spent(share))
+            };
+            self.pos
+                .generate_search_moves_until(&mut self.scratch, eval, &mut keep_going);
+        }
+        // A long list took long to make: look at the clock and the flags now
+        // rather than up to `CHECK_EVERY` such nodes later. (Only the clock and
+        // the flags can say stop here: the node total changes only when
+        // `tick` flushes, and it polls then.)
+        if self.scratch.len() >= LONG_LIST {
+            self.poll();
         }
         list.extend(self.scratch.iter().map(|&mv| ScoredMove {
             mv,

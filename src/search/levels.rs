@@ -83,7 +83,7 @@ impl Level {
     pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Mike];
 
     pub fn config(self) -> LevelConfig {
-        let all_cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let all_cores = hardware_threads();
         let base = LevelConfig {
             level: self,
             move_time: Duration::from_millis(1000),
@@ -194,6 +194,14 @@ pub fn choose_root_move<M>(root_moves: &[RootMoveInfo<M>], margin: i32, seed: u6
         x -= w;
     }
     0
+}
+
+/// The threads this machine runs at once (at least 1; asked once). A search
+/// never runs more: Lazy SMP gains nothing from threads that wait for a core,
+/// and they make it slow to stop (each must be scheduled to see the stop).
+pub fn hardware_threads() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 #[cfg(test)]

@@ -42,6 +42,8 @@ pub use tt::TranspositionTable;
 /// move to move until [`Searcher::new_game`].
 pub struct Searcher<G: Evaluate> {
     tt: TranspositionTable,
+    /// The size asked for (the table may be smaller where memory was short).
+    tt_asked_mb: usize,
     params: SearchParams,
     _game: PhantomData<fn() -> G>,
 }
@@ -51,6 +53,7 @@ impl<G: Evaluate> Searcher<G> {
     pub fn new(tt_mb: usize) -> Self {
         Searcher {
             tt: TranspositionTable::new(tt_mb),
+            tt_asked_mb: tt_mb,
             params: SearchParams::DEFAULT,
             _game: PhantomData,
         }
@@ -61,10 +64,11 @@ impl<G: Evaluate> Searcher<G> {
         Self::new(config.tt_mb)
     }
 
-    /// Resizes the table to the level's size if it differs (clearing it then).
+    /// Resizes the table to the level's size if that differs from the size
+    /// last asked for (clearing it then).
     pub fn apply_level(&mut self, config: &LevelConfig) {
-        if self.tt.size_mb() != config.tt_mb {
-            self.tt.resize(config.tt_mb);
+        if self.tt_asked_mb != config.tt_mb {
+            self.resize_tt(config.tt_mb);
         }
     }
 
@@ -89,6 +93,7 @@ impl<G: Evaluate> Searcher<G> {
     /// Reallocates the table to about `mb` megabytes (and clears it).
     pub fn resize_tt(&mut self, mb: usize) {
         self.tt.resize(mb);
+        self.tt_asked_mb = mb;
     }
 
     pub fn tt(&self) -> &TranspositionTable {

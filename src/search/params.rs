@@ -12,6 +12,20 @@ pub const MAX_DEPTH: i32 = 100;
 pub const MAX_THREADS: usize = 1024;
 /// Nodes between checks of the stop flag, clock and node limit.
 pub const CHECK_EVERY: u64 = 1024;
+/// Nodes between checks of the stop flag and the clock alone (the node total
+/// is only flushed every `CHECK_EVERY`, so the node limit is seen no sooner).
+pub const CLOCK_EVERY: u64 = 128;
+/// A move list at least this long (REBUS, ~1,000 moves a position) took long
+/// enough to make that the flags and the clock are checked right after it.
+pub const LONG_LIST: usize = 512;
+/// The root move list may take at most 1/this of the hard deadline to make
+/// (a REBUS cluster can have millions of chain sets; scoring what was made
+/// must still leave time to search).
+pub const ROOT_LIST_TIME_SHARE: u32 = 8;
+/// Moves a game may stop listing at (about: it is asked now and then), where
+/// it can list more (a REBUS cluster): past this, ordering and searching the
+/// list would cost more than any move among the rest could be worth finding.
+pub const MAX_LIST: usize = 1 << 16;
 /// Size (per side) of the history table; packed moves are hashed into it.
 pub const HISTORY_SIZE: usize = 4096;
 /// History values are kept within ±HISTORY_MAX (gravity formula).

@@ -41,7 +41,10 @@ pub(crate) fn search<G: Evaluate>(
         .depth
         .unwrap_or(config.max_depth)
         .clamp(1, MAX_DEPTH as u32);
-    let threads = config.threads.clamp(1, MAX_THREADS);
+    let threads = config
+        .threads
+        .clamp(1, MAX_THREADS)
+        .min(crate::search::levels::hardware_threads());
 
     let (completed, fallback, seldepth) = std::thread::scope(|scope| {
         for id in 1..threads {

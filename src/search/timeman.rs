@@ -30,6 +30,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped (the stop flag); ignores the level's time.
     pub infinite: bool,
+    /// When the time started: the moment the command was received, so that
+    /// whatever ran before the search (a table allocated, the input queue) is
+    /// spent from the same budget. `None`: when the search starts.
+    pub start: Option<Instant>,
 }
 
 impl Limits {
@@ -69,6 +73,14 @@ impl Limits {
         Limits {
             infinite: true,
             ..Limits::default()
+        }
+    }
+
+    /// These limits with the time counted from `start`.
+    pub fn started_at(self, start: Instant) -> Self {
+        Limits {
+            start: Some(start),
+            ..self
         }
     }
 }
@@ -132,7 +144,7 @@ pub struct TimeManager {
 impl TimeManager {
     pub fn new(limits: &Limits, default_move_time: Duration) -> Self {
         TimeManager {
-            start: Instant::now(),
+            start: limits.start.unwrap_or_else(Instant::now),
             budget: budget(limits, default_move_time),
         }
     }
@@ -148,6 +160,12 @@ impl TimeManager {
     /// Past the soft deadline: finish, do not start another iteration.
     pub fn soft_expired(&self) -> bool {
         self.budget.is_some_and(|b| self.elapsed() >= b.soft)
+    }
+
+    /// Past `1/share` of the hard deadline (never, untimed).
+    pub fn hard_share_spent(&self, share: u32) -> bool {
+        self.budget
+            .is_some_and(|b| self.elapsed() >= b.hard / share.max(1))
     }
 
     /// Past the hard deadline: abort now.

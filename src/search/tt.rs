@@ -21,7 +21,7 @@
 //! here) and converted back relative to the root on load, so a win found through
 //! a transposition keeps its correct distance.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use crate::search::eval::WIN_BOUND;
 
@@ -137,12 +137,6 @@ impl Entry {
         self.b.store(b, Ordering::Relaxed);
         self.check.store(key ^ a ^ b, Ordering::Relaxed);
     }
-
-    fn wipe(&self) {
-        self.check.store(0, Ordering::Relaxed);
-        self.a.store(0, Ordering::Relaxed);
-        self.b.store(0, Ordering::Relaxed);
-    }
 }
 
 /// Converts a root-relative score to a node-relative one for storage.
@@ -173,6 +167,32 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 pub struct TranspositionTable {
     buckets: Box<[Bucket]>,
     generation: AtomicU8,
+    /// Set by the first store after a clear: until then every entry is still
+    /// zero and [`TranspositionTable::clear`] has nothing to do.
+    used: AtomicBool,
+}
+
+/// `count` zeroed buckets, or `None` if the memory cannot be had. One zeroing
+/// pass by the allocator (a `memset`, or pages the OS hands out zeroed): no
+/// per-entry construction, so even a table of gigabytes is ready in one pass.
+fn zeroed_buckets(count: usize) -> Option<Box<[Bucket]>> {
+    let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout is non-zero-sized (checked above). A `Bucket` is
+    // three `AtomicU64` per entry and padding, so all-zero bytes are a valid
+    // (empty) bucket; the pointer comes from the global allocator with exactly
+    // the layout of `[Bucket; count]`, which is what `Box<[Bucket]>` frees with.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            ptr, count,
+        )))
+    }
 }
 
 impl TranspositionTable {
@@ -182,16 +202,17 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> Self {
         let bytes = mb.min(MAX_MB).saturating_mul(1024 * 1024);
         let mut count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        loop {
-            let mut buckets: Vec<Bucket> = Vec::new();
-            if buckets.try_reserve_exact(count).is_ok() || count == 1 {
-                buckets.resize_with(count, Bucket::default);
-                return TranspositionTable {
-                    buckets: buckets.into_boxed_slice(),
-                    generation: AtomicU8::new(0),
-                };
+        let buckets = loop {
+            match zeroed_buckets(count) {
+                Some(b) => break b,
+                None if count > 1 => count /= 2,
+                None => break vec![Bucket::default()].into_boxed_slice(),
             }
-            count /= 2;
+        };
+        TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+            used: AtomicBool::new(false),
         }
     }
 
@@ -205,11 +226,18 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
+    /// Empties the table. Free when nothing was stored since the last clear (a
+    /// new game right after a new table), else one pass over the memory.
     pub fn clear(&mut self) {
-        for bucket in self.buckets.iter() {
-            for e in &bucket.entries {
-                e.wipe();
+        if *self.used.get_mut() {
+            for bucket in self.buckets.iter_mut() {
+                for e in &mut bucket.entries {
+                    *e.check.get_mut() = 0;
+                    *e.a.get_mut() = 0;
+                    *e.b.get_mut() = 0;
+                }
             }
+            *self.used.get_mut() = false;
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -248,6 +276,10 @@ impl TranspositionTable {
         bound: Bound,
         ply: usize,
     ) {
+        // A read of a flag that stays in every core's cache; written once.
+        if !self.used.load(Ordering::Relaxed) {
+            self.used.store(true, Ordering::Relaxed);
+        }
         let generation = self.generation.load(Ordering::Relaxed);
         let mut data = Data {
             mv,

@@ -22,6 +22,8 @@ pub struct RefPos {
     /// (file, rank, size, owner, uniform)
     pub locks: Vec<(usize, usize, usize, char, bool)>,
     pub protected: [[bool; 9]; 9],
+    /// Who yielded (the game is then over).
+    pub yielded: Option<char>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,6 +35,7 @@ pub enum RefMove {
     },
     Lock(Sq, usize),
     Pass,
+    Yield,
 }
 
 pub fn name(q: Sq) -> String {
@@ -52,6 +55,7 @@ impl RefPos {
             side: if f[1] == "red" { 'r' } else { 'b' },
             locks: vec![],
             protected: [[false; 9]; 9],
+            yielded: None,
         };
         for (i, rank) in f[0].split('/').enumerate() {
             let r = 8 - i;
@@ -177,7 +181,16 @@ impl RefPos {
         false
     }
 
+    /// RULES §2.7: the opponent controls 41 or more, the mover fewer.
+    pub fn may_yield(&self) -> bool {
+        let (me, them) = (self.count(self.side), self.count(other(self.side)));
+        self.yielded.is_none() && !self.over() && them >= 41 && me < them
+    }
+
     pub fn over(&self) -> bool {
+        if self.yielded.is_some() {
+            return true;
+        }
         if self.count('r') >= 51 || self.count('b') >= 51 {
             return true;
         }
@@ -449,7 +462,10 @@ impl RefPos {
                 }
                 p.locks.push((q.0, q.1, *k, me, uniform));
             }
+            // A yield is a turn like any other (protection ends, locks are
+            // checked below), and then the game is over.
             RefMove::Pass => {}
+            RefMove::Yield => p.yielded = Some(me),
         }
         let snapshot = p.clone();
         p.locks.retain(|&(f, r, k, owner, uniform)| {

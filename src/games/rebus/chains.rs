@@ -37,6 +37,81 @@ pub fn for_each_chain_set_capped(
     inc: SquareSet,
     budget: u32,
     cap: usize,
+    emit: impl FnMut(SquareSet),
+) {
+    for_each_chain_set_until(
+        eligible,
+        starts,
+        inc,
+        budget,
+        cap,
+        &mut Cutoff::never(),
+        emit,
+    );
+}
+
+/// (set, end) states explored between two questions to a [`Cutoff`].
+const STATES_PER_CHECK: usize = 1024;
+
+/// Whether a long enumeration may go on: asks its question once every
+/// [`STATES_PER_CHECK`] states (counted across calls), and once the answer is
+/// no, stays cut. A huge same-symbol cluster holds millions of chain states;
+/// this is how a move list made under a clock, or one a `stop` interrupts,
+/// ends in time.
+pub struct Cutoff<'a> {
+    ask: Option<&'a mut dyn FnMut(usize) -> bool>,
+    states: usize,
+    cut: bool,
+}
+
+impl<'a> Cutoff<'a> {
+    /// Asks `keep_going(states explored so far)` (true: go on).
+    pub fn new(keep_going: &'a mut dyn FnMut(usize) -> bool) -> Self {
+        Cutoff {
+            ask: Some(keep_going),
+            states: 0,
+            cut: false,
+        }
+    }
+
+    /// Never cuts.
+    pub fn never() -> Self {
+        Cutoff {
+            ask: None,
+            states: 0,
+            cut: false,
+        }
+    }
+
+    /// Counts one state; false once the enumeration must stop.
+    #[inline]
+    fn step(&mut self) -> bool {
+        self.states += 1;
+        if self.states.is_multiple_of(STATES_PER_CHECK)
+            && let Some(ask) = self.ask.as_mut()
+        {
+            self.cut = self.cut || !ask(self.states);
+        }
+        !self.cut
+    }
+
+    /// True once an answer was no.
+    pub fn is_cut(&self) -> bool {
+        self.cut
+    }
+}
+
+/// [`for_each_chain_set_capped`] that counts every state explored on
+/// `cutoff` and, once it is cut, explores no further: it still emits the sets
+/// found so far (the single squares among them all), so a cut list is never
+/// empty when the full one is not.
+pub fn for_each_chain_set_until(
+    eligible: SquareSet,
+    starts: SquareSet,
+    inc: SquareSet,
+    budget: u32,
+    cap: usize,
+    cutoff: &mut Cutoff<'_>,
     mut emit: impl FnMut(SquareSet),
 ) {
     let starts = starts & eligible & !if budget == 0 { inc } else { 0 };
@@ -64,6 +139,10 @@ pub fn for_each_chain_set_capped(
         if !seen.insert((bit(q), q)) {
             continue;
         }
+        if cutoff.is_cut() {
+            // Cut: the single squares are still all emitted (each is a capture).
+            continue;
+        }
         stack.clear();
         stack.push((bit(q), q));
         let mut explored = 0;
@@ -71,6 +150,9 @@ pub fn for_each_chain_set_capped(
             found.push(set);
             explored += 1;
             if explored >= cap {
+                break;
+            }
+            if !cutoff.step() {
                 break;
             }
             for n in Squares(orth(bit(end)) & eligible & !set) {

@@ -235,6 +235,15 @@ impl Evaluate for Position {
         self.search_moves(moves, params.exact_chains);
     }
 
+    fn generate_search_moves_until(
+        &self,
+        moves: &mut Vec<Move>,
+        params: &EvalParams,
+        keep_going: &mut dyn FnMut(usize) -> bool,
+    ) {
+        self.search_moves_until(moves, params.exact_chains, keep_going);
+    }
+
     fn generate_noisy_moves(&self, moves: &mut Vec<Move>, params: &EvalParams) {
         self.search_noisy_moves(moves, params.exact_chains);
     }

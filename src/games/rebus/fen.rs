@@ -145,7 +145,9 @@ impl Position {
         let mut locked: SquareSet = 0;
         if fields[2] != "-" {
             for tok in fields[2].split(',') {
-                let parsed = tok.split_once('L').and_then(|(sq, k)| {
+                // Squares are case-insensitive on input (RULES §2.8), `L` too.
+                let lower = tok.to_ascii_lowercase();
+                let parsed = lower.split_once('l').and_then(|(sq, k)| {
                     let k = match k {
                         "2" => 2u8,
                         "3" => 3,
@@ -187,9 +189,15 @@ impl Position {
         let mut protected: SquareSet = 0;
         if fields[3] != "-" {
             for tok in fields[3].split(',') {
-                let Some(q) = parse_square(tok) else {
+                let Some(q) = parse_square(&tok.to_ascii_lowercase()) else {
                     return err(format!("cannot read protected square '{tok}'"));
                 };
+                if protected & bit(q) != 0 {
+                    return err(format!(
+                        "protected square {} is listed twice",
+                        square_name(q)
+                    ));
+                }
                 protected |= bit(q);
             }
         }

@@ -88,4 +88,24 @@ impl Game for Position {
         }
         self.count_all_moves()
     }
+
+    fn generate_moves_until(
+        &self,
+        moves: &mut Vec<Move>,
+        keep_going: &mut dyn FnMut() -> bool,
+    ) -> bool {
+        if self.compute_status() != Status::Ongoing {
+            return true;
+        }
+        let mut ask = |_| keep_going();
+        self.gen_moves_until(moves, &mut chains::Cutoff::new(&mut ask))
+    }
+
+    fn count_moves_until(&self, keep_going: &mut dyn FnMut() -> bool) -> Option<u64> {
+        if self.compute_status() != Status::Ongoing {
+            return Some(0);
+        }
+        let mut ask = |_| keep_going();
+        self.count_all_moves_until(&mut chains::Cutoff::new(&mut ask))
+    }
 }

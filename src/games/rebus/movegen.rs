@@ -6,7 +6,7 @@
 //! depend on the captured set, so each capture set gives 1 + #nominable moves.
 
 use super::Move;
-use super::chains::{count_chain_sets, for_each_chain_set};
+use super::chains::{Cutoff, count_chain_sets, for_each_chain_set_until};
 use super::locks::{block_mask, break_threshold, covered_edges};
 use super::position::Position;
 use super::square::{ALL, FILE_H, FILE_I, SquareSet, Squares, reach};
@@ -96,9 +96,22 @@ impl Position {
     }
 
     /// Calls `f(s, S)` for every distinct capture (attacker symbol, captured set).
-    pub(crate) fn for_each_capture(&self, mut f: impl FnMut(Symbol, SquareSet)) {
+    pub(crate) fn for_each_capture(&self, f: impl FnMut(Symbol, SquareSet)) {
+        self.for_each_capture_until(&mut Cutoff::never(), f);
+    }
+
+    /// [`Position::for_each_capture`] until `cutoff` is cut (then some of them).
+    fn for_each_capture_until(
+        &self,
+        cutoff: &mut Cutoff<'_>,
+        mut f: impl FnMut(Symbol, SquareSet),
+    ) {
         self.for_each_capture_start(|cx, s, e, starts, inc| {
-            for_each_chain_set(e, starts, inc, cx.budget, |set| f(s, set));
+            if !cutoff.is_cut() {
+                for_each_chain_set_until(e, starts, inc, cx.budget, usize::MAX, cutoff, |set| {
+                    f(s, set)
+                });
+            }
         });
     }
 
@@ -150,9 +163,14 @@ impl Position {
     }
 
     pub(crate) fn gen_moves(&self, out: &mut Vec<Move>) {
+        self.gen_moves_until(out, &mut Cutoff::never());
+    }
+
+    /// [`Position::gen_moves`] until `cutoff` is cut; false if it was.
+    pub(crate) fn gen_moves_until(&self, out: &mut Vec<Move>, cutoff: &mut Cutoff<'_>) -> bool {
         let nominable = self.nominable();
         let mut any = false;
-        self.for_each_capture(|symbol, squares| {
+        self.for_each_capture_until(cutoff, |symbol, squares| {
             any = true;
             out.push(Move::capture(symbol, squares, None));
             for n in Squares(nominable) {
@@ -163,10 +181,23 @@ impl Position {
             out.push(Move::PASS);
         }
         self.for_each_lock(|origin, size| out.push(Move::lock(origin, size)));
+        !cutoff.is_cut()
     }
 
     pub(crate) fn count_all_moves(&self) -> u64 {
         let sets = self.count_capture_sets();
+        self.count_with_sets(sets)
+    }
+
+    /// [`Position::count_all_moves`] until `cutoff` is cut (`None` then).
+    pub(crate) fn count_all_moves_until(&self, cutoff: &mut Cutoff<'_>) -> Option<u64> {
+        let mut sets = 0;
+        self.for_each_capture_until(cutoff, |_, _| sets += 1);
+        (!cutoff.is_cut()).then(|| self.count_with_sets(sets))
+    }
+
+    /// All moves, given the number of distinct capture sets.
+    fn count_with_sets(&self, sets: u64) -> u64 {
         let mut n = if sets == 0 {
             1
         } else {

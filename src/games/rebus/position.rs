@@ -274,14 +274,16 @@ impl Position {
                 self.set_protected(0);
             }
             MoveKind::Pass => self.set_protected(0),
+            // RULES §2.7: a yield is a turn like any other (the protection
+            // that guarded against the yielder ends, locks are checked), and
+            // then the game is over.
             MoveKind::Yield => {
+                self.set_protected(0);
                 self.yielded = Some(me);
                 self.hash ^= zobrist::yielded(me);
             }
         }
-        if mv != Move::YIELD {
-            self.break_locks();
-        }
+        self.break_locks();
         self.undo.push(undo);
         self.side = me.opp();
         self.hash ^= zobrist::side(me) ^ zobrist::side(me.opp());

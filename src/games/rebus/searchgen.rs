@@ -26,7 +26,7 @@
 //! list is (pass when no capture, the locks, and every capture has its bare form).
 
 use super::Move;
-use super::chains::for_each_chain_set_capped;
+use super::chains::{Cutoff, for_each_chain_set_until};
 use super::locks::covered_edges;
 use super::position::Position;
 use super::square::{ALL, SquareSet, Squares, bit, orth};
@@ -109,8 +109,14 @@ impl Position {
     }
 
     /// Like [`Position::for_each_capture`], with chain sets from
-    /// [`super::chains::for_each_chain_set_capped`].
-    fn for_each_capture_capped(&self, cap: usize, mut f: impl FnMut(Symbol, SquareSet)) {
+    /// [`super::chains::for_each_chain_set_until`]; stops early once `cutoff`
+    /// is cut (which it can only be after a capture was found).
+    fn for_each_capture_capped(
+        &self,
+        cap: usize,
+        cutoff: &mut Cutoff<'_>,
+        mut f: impl FnMut(Symbol, SquareSet),
+    ) {
         let cx = self.capture_context(self.side, self.protected);
         for s in 0..NUM_PLAYER_SYMBOLS {
             let a = cx.attackers[s];
@@ -132,8 +138,11 @@ impl Position {
                 if starts == 0 {
                     continue;
                 }
+                if cutoff.is_cut() {
+                    return;
+                }
                 let e = cx.eligible & self.sym[t];
-                for_each_chain_set_capped(e, starts, inc, cx.budget, cap, |set| {
+                for_each_chain_set_until(e, starts, inc, cx.budget, cap, cutoff, |set| {
                     f(s as Symbol, set)
                 });
             }
@@ -142,20 +151,38 @@ impl Position {
 
     /// The search's move list (see the module documentation).
     pub fn search_moves(&self, out: &mut Vec<Move>, exact: bool) {
+        self.search_moves_until(out, exact, &mut |_| true);
+    }
+
+    /// [`Position::search_moves`], cut short once `keep_going(moves listed)`
+    /// answers false (it is asked now and then while chains are enumerated):
+    /// the moves listed by then, every one legal, and at least one capture when
+    /// there is one.
+    pub fn search_moves_until(
+        &self,
+        out: &mut Vec<Move>,
+        exact: bool,
+        keep_going: &mut dyn FnMut(usize) -> bool,
+    ) {
         if self.compute_status() != Status::Ongoing {
             return;
         }
         let nominees = self.search_nominees(exact);
-        let mut any = false;
-        let mut push = |symbol: Symbol, squares: SquareSet| {
-            any = true;
+        let first = out.len();
+        // Sets are emitted once a start's search ends, so the moves to come
+        // are counted by the states explored: at most one set each.
+        let listed = std::cell::Cell::new(0);
+        let per_set = 1 + nominees.len();
+        let mut ask = |states: usize| keep_going(listed.get() + states * per_set);
+        let mut cutoff = Cutoff::new(&mut ask);
+        self.for_each_capture_capped(chain_cap(exact), &mut cutoff, |symbol, squares| {
             out.push(Move::capture(symbol, squares, None));
             for &n in &nominees {
                 out.push(Move::capture(symbol, squares, Some(n)));
             }
-        };
-        self.for_each_capture_capped(chain_cap(exact), &mut push);
-        if !any {
+            listed.set(out.len() - first);
+        });
+        if out.len() == first {
             out.push(Move::PASS);
         }
         self.for_each_lock(|origin, size| out.push(Move::lock(origin, size)));
@@ -168,7 +195,7 @@ impl Position {
         if self.compute_status() != Status::Ongoing {
             return;
         }
-        self.for_each_capture_capped(chain_cap(exact), |symbol, squares| {
+        self.for_each_capture_capped(chain_cap(exact), &mut Cutoff::never(), |symbol, squares| {
             let mv = Move::capture(symbol, squares, None);
             if self.is_noisy(mv) {
                 out.push(mv);

@@ -8,7 +8,12 @@
 //! 5. [`referee`]: one game between two processes, checked against the arena's
 //!    own copy of the rules (the `tessera` library);
 //! 6. [`record`]: game records and dates;
-//! 7. [`tournament`]: pairings, game pairs, worker threads, results, the summary.
+//! 7. [`adjudication`]: resign and draw adjudication on the engines' scores;
+//! 8. [`shard`], [`state`]: a shard's rounds; the state file of a resumable run;
+//! 9. [`tournament`]: pairings, game pairs, worker threads, results, the summary;
+//! 10. [`merge`]: shards' summaries summed into one;
+//! 11. [`book`]: balanced opening books, generated with an engine's scores;
+//! 12. [`signals`]: Ctrl-C and SIGTERM, polled by every wait.
 //!
 //! Engine replies are input: nothing reachable from them unwraps or panics.
 #![cfg_attr(
@@ -16,10 +21,16 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod adjudication;
+pub mod book;
+pub mod merge;
 pub mod openings;
 pub mod process;
 pub mod record;
 pub mod referee;
+pub mod shard;
+pub mod signals;
 pub mod spec;
+pub mod state;
 pub mod stats;
 pub mod tournament;

@@ -59,6 +59,12 @@ pub enum OpeningError {
     },
     #[error("openings file '{0}' has no opening")]
     Empty(String),
+    #[error("openings file '{path}': start={start}, but it has {count} openings")]
+    Start {
+        path: String,
+        start: usize,
+        count: usize,
+    },
 }
 
 /// A Rekushu board of `size`, or an error naming the size.
@@ -116,8 +122,8 @@ pub fn check_rekushu_line(size: usize, text: &str) -> Result<Vec<String>, String
 }
 
 /// Reads an openings file: one opening per line (Rekushu: moves separated by
-/// spaces; REBUS: a position string, or `random <seed>`). Blank lines and lines
-/// starting with `#` are skipped. Every line is checked against the rules.
+/// spaces; REBUS: a position string, or `random <seed>`). Everything from `#`
+/// to the end of a line is a comment; blank lines are skipped. Every line is checked against the rules.
 pub fn read_openings(path: &str, game: GameKind) -> Result<Vec<Opening>, OpeningError> {
     let text = std::fs::read_to_string(path).map_err(|e| OpeningError::Read {
         path: path.to_string(),
@@ -125,8 +131,9 @@ pub fn read_openings(path: &str, game: GameKind) -> Result<Vec<Opening>, Opening
     })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        // A `#` starts a comment (the books note each line's score).
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
             continue;
         }
         let err = |detail: String| OpeningError::Line {
@@ -161,20 +168,148 @@ pub fn read_openings(path: &str, game: GameKind) -> Result<Vec<Opening>, Opening
     Ok(out)
 }
 
+/// The order a book is played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// As written, from `start`.
+    Sequential,
+    /// Shuffled once with the match seed (the same on every shard and machine),
+    /// then from `start`.
+    Random,
+}
+
+/// `--openings FILE`, or `--openings file=FILE [order=random|sequential] [start=N]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookArgs {
+    pub file: String,
+    pub order: Order,
+    /// 1-based: the first opening used.
+    pub start: usize,
+}
+
+/// Parses the words of `--openings`.
+pub fn parse_book_args(args: &[String]) -> Result<BookArgs, String> {
+    let mut book = BookArgs {
+        file: String::new(),
+        order: Order::Sequential,
+        start: 1,
+    };
+    for a in args.iter().flat_map(|a| a.split_whitespace()) {
+        match a.split_once('=') {
+            None => book.file = a.to_string(),
+            Some(("file", f)) => book.file = f.to_string(),
+            Some(("order", "random")) => book.order = Order::Random,
+            Some(("order", "sequential")) => book.order = Order::Sequential,
+            Some(("order", o)) => {
+                return Err(format!("--openings order='{o}': random or sequential"));
+            }
+            Some(("start", n)) => {
+                book.start = n
+                    .parse()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .ok_or_else(|| format!("--openings start='{n}': a number from 1"))?;
+            }
+            Some((k, _)) => {
+                return Err(format!(
+                    "--openings '{a}': unknown key '{k}' (file, order, start)"
+                ));
+            }
+        }
+    }
+    if book.file.is_empty() {
+        return Err("--openings needs a file: --openings FILE or file=FILE".into());
+    }
+    Ok(book)
+}
+
+/// 64-bit FNV-1a, for fingerprints of files (not for security).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Reads a book and puts it in playing order. Returns the openings and a
+/// description that identifies the book and its order (for fingerprints:
+/// the file's name and content hash, not its path).
+pub fn load_book(
+    args: &BookArgs,
+    game: GameKind,
+    seed: u64,
+) -> Result<(Vec<Opening>, String), OpeningError> {
+    let mut list = read_openings(&args.file, game)?;
+    let bytes = std::fs::read(&args.file).map_err(|e| OpeningError::Read {
+        path: args.file.clone(),
+        detail: e.to_string(),
+    })?;
+    if args.start > list.len() {
+        return Err(OpeningError::Start {
+            path: args.file.clone(),
+            start: args.start,
+            count: list.len(),
+        });
+    }
+    if args.order == Order::Random {
+        let mut rng = SplitMix64::new(seed ^ 0x6f70_656e_696e_6773);
+        for i in (1..list.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            list.swap(i, j);
+        }
+    }
+    list.rotate_left(args.start - 1);
+    let name = std::path::Path::new(&args.file)
+        .file_name()
+        .map_or(args.file.clone(), |n| n.to_string_lossy().into_owned());
+    let description = format!(
+        "file {name} ({} openings, fnv {:016x}) order={} start={}{}",
+        list.len(),
+        fnv1a(&bytes),
+        match args.order {
+            Order::Random => "random",
+            Order::Sequential => "sequential",
+        },
+        args.start,
+        if args.order == Order::Random {
+            format!(" seed={seed}")
+        } else {
+            String::new()
+        }
+    );
+    Ok((list, description))
+}
+
 /// Where the openings of a tournament come from.
 #[derive(Clone, Debug)]
 pub enum OpeningSource {
     /// Seeded: opening `k` uses seed `seed + k`.
     Random { plies: usize, seed: u64 },
-    /// From a file, in order, cycling.
-    List(Vec<Opening>),
+    /// From a book, in playing order (see [`load_book`]), cycling.
+    List(Vec<Opening>, String),
 }
 
 impl OpeningSource {
+    /// What identifies the openings: two matches with the same description
+    /// play the same openings in the same rounds.
+    pub fn describe(&self, game: GameKind) -> String {
+        match (self, game) {
+            (OpeningSource::Random { plies, seed }, GameKind::Rekushu { .. }) => {
+                format!("random plies={plies} seed={seed}")
+            }
+            (OpeningSource::Random { seed, .. }, GameKind::Rebus) => {
+                format!("random deals seed={seed}")
+            }
+            (OpeningSource::List(_, d), _) => d.clone(),
+        }
+    }
+
     /// The opening of round `k`.
     pub fn opening(&self, game: GameKind, k: u64) -> Result<Opening, OpeningError> {
         match self {
-            OpeningSource::List(list) => {
+            OpeningSource::List(list, _) => {
                 let i = (k % list.len().max(1) as u64) as usize;
                 list.get(i)
                     .cloned()
@@ -207,6 +342,26 @@ mod tests {
         assert_ne!(a, random_rekushu_opening(8, 4, 2).expect("size 8"));
         assert_eq!(check_rekushu_line(8, &a.join(" ")), Ok(a));
         assert!(random_rekushu_opening(3, 4, 1).is_err());
+    }
+
+    #[test]
+    fn book_arguments() {
+        let b =
+            parse_book_args(&["file=x.txt order=random".into(), "start=3".into()]).expect("valid");
+        assert_eq!(
+            b,
+            BookArgs {
+                file: "x.txt".into(),
+                order: Order::Random,
+                start: 3
+            }
+        );
+        assert_eq!(parse_book_args(&["x.txt".into()]).expect("ok").start, 1);
+        for bad in ["order=shuffled", "start=0", "colour=red"] {
+            let e = parse_book_args(&["x.txt".into(), bad.into()]).expect_err(bad);
+            assert!(e.contains('\''), "{e}");
+        }
+        assert!(parse_book_args(&["order=random".into()]).is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! `genmove <move>: <summary>` lines for the game record.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -30,12 +31,20 @@ pub enum ProcessError {
     Garbled(String),
     #[error("cannot write to the engine: {0}")]
     Write(String),
+    #[error("the arena was interrupted")]
+    Interrupted,
+    #[error("{0}")]
+    Handshake(String),
 }
 
 enum Line {
-    Reply(Result<Reply, String>),
+    /// A reply, and when its first line arrived.
+    Reply(Result<Reply, String>, Instant),
     Closed,
 }
+
+/// How often a wait looks at the interrupt flag.
+const POLL: Duration = Duration::from_millis(50);
 
 /// A running engine. Dropping it kills the process.
 pub struct EngineProcess {
@@ -104,6 +113,9 @@ impl EngineProcess {
         };
         let mut child = Command::new(program)
             .args(args)
+            // Its own process group: a Ctrl-C in the terminal reaches the
+            // arena only, which then sends `quit` (see `signals`).
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -157,22 +169,72 @@ impl EngineProcess {
             })
     }
 
+    /// Waits for the next reply until `deadline`; also returns when its first
+    /// line arrived (read by the reader thread, so the arena's own scheduling
+    /// delays are not charged to the engine).
+    pub fn recv_timed(&mut self, deadline: Instant) -> Result<(Reply, Instant), ProcessError> {
+        let started = Instant::now();
+        loop {
+            if crate::signals::interrupted() {
+                return Err(ProcessError::Interrupted);
+            }
+            let now = Instant::now();
+            let left = deadline.saturating_duration_since(now);
+            if left.is_zero() {
+                return Err(ProcessError::Timeout(
+                    deadline.saturating_duration_since(started),
+                ));
+            }
+            match self.replies.recv_timeout(left.min(POLL)) {
+                Ok(Line::Reply(Ok(r), at)) => return Ok((r, at)),
+                Ok(Line::Reply(Err(text), _)) => return Err(ProcessError::Garbled(text)),
+                Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.exit_error());
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
     /// Waits for the next reply until `deadline`.
     pub fn recv(&mut self, deadline: Instant) -> Result<Reply, ProcessError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.replies.recv_timeout(wait) {
-            Ok(Line::Reply(Ok(r))) => Ok(r),
-            Ok(Line::Reply(Err(text))) => Err(ProcessError::Garbled(text)),
-            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => Err(self.exit_error()),
-            Err(RecvTimeoutError::Timeout) => Err(ProcessError::Timeout(wait)),
-        }
+        self.recv_timed(deadline).map(|(r, _)| r)
     }
 
     /// Sends a command and waits for its reply.
     pub fn ask(&mut self, line: &str, timeout: Duration) -> Result<Reply, ProcessError> {
+        self.ask_timed(line, timeout).map(|(r, _)| r)
+    }
+
+    /// Sends a command and waits for its reply; also returns the time from the
+    /// command written to the reply's arrival.
+    pub fn ask_timed(
+        &mut self,
+        line: &str,
+        timeout: Duration,
+    ) -> Result<(Reply, Duration), ProcessError> {
         let deadline = Instant::now() + timeout;
         self.send(line)?;
-        self.recv(deadline)
+        let sent = Instant::now();
+        let (reply, at) = self.recv_timed(deadline)?;
+        Ok((reply, at.saturating_duration_since(sent)))
+    }
+
+    /// The handshake of a fresh process: `protocol_version` (timed: the round
+    /// trip of a command that needs no thought), then `name` and `version`
+    /// (either may be refused). Returns the engine's id (`tessera 0.1.0`) and
+    /// the round trip.
+    pub fn handshake(&mut self, timeout: Duration) -> Result<(String, Duration), ProcessError> {
+        let deadline = Instant::now() + timeout;
+        let left = || deadline.saturating_duration_since(Instant::now());
+        let (_, rtt) = self.ask_timed("protocol_version", left())?;
+        let mut id = Vec::new();
+        for cmd in ["name", "version"] {
+            if let Reply::Ok(text) = self.ask(cmd, left())? {
+                id.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+            }
+        }
+        Ok((id.join(" "), rtt))
     }
 
     /// The engine's summary of the `genmove` that answered `reply` (the text
@@ -271,14 +333,14 @@ impl Drop for EngineProcess {
 /// character is garbage; it is reported with the rest of that reply.
 fn read_replies<R: BufRead>(mut input: R, tx: mpsc::Sender<Line>) {
     let mut buf = Vec::new();
-    let mut current: Option<(bool, Vec<String>)> = None;
+    let mut current: Option<(bool, Vec<String>, Instant)> = None;
     let mut garbage: Vec<String> = Vec::new();
     loop {
         buf.clear();
         match input.read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => {
                 if !garbage.is_empty() {
-                    let _ = tx.send(Line::Reply(Err(garbage.join(" | "))));
+                    let _ = tx.send(Line::Reply(Err(garbage.join(" | ")), Instant::now()));
                 }
                 let _ = tx.send(Line::Closed);
                 return;
@@ -292,38 +354,45 @@ fn read_replies<R: BufRead>(mut input: R, tx: mpsc::Sender<Line>) {
                 if garbage.is_empty() {
                     None
                 } else {
-                    Some(Err(std::mem::take(&mut garbage).join(" | ")))
+                    Some((
+                        Err(std::mem::take(&mut garbage).join(" | ")),
+                        Instant::now(),
+                    ))
                 }
             }
             None => {
                 let ok = line.starts_with('=');
                 if ok || line.starts_with('?') {
                     if !garbage.is_empty() {
-                        let _ = tx.send(Line::Reply(Err(std::mem::take(&mut garbage).join(" | "))));
+                        let _ = tx.send(Line::Reply(
+                            Err(std::mem::take(&mut garbage).join(" | ")),
+                            Instant::now(),
+                        ));
                     }
                     // Skip the optional numeric id after the status character.
                     let rest = line[1..].trim_start_matches(|c: char| c.is_ascii_digit());
-                    current = Some((ok, vec![rest.trim().to_string()]));
+                    current = Some((ok, vec![rest.trim().to_string()], Instant::now()));
                 } else {
                     garbage.push(line.chars().take(200).collect());
                 }
                 None
             }
-            Some((_, lines)) if !line.is_empty() => {
+            Some((_, lines, _)) if !line.is_empty() => {
                 lines.push(line.to_string());
                 None
             }
-            Some(_) => current.take().map(|(ok, lines)| {
+            Some(_) => current.take().map(|(ok, lines, at)| {
                 let text = lines.join("\n").trim().to_string();
-                Ok(if ok {
+                let reply = if ok {
                     Reply::Ok(text)
                 } else {
                     Reply::Err(text)
-                })
+                };
+                (Ok(reply), at)
             }),
         };
-        if let Some(m) = msg
-            && tx.send(Line::Reply(m)).is_err()
+        if let Some((m, at)) = msg
+            && tx.send(Line::Reply(m, at)).is_err()
         {
             return;
         }
@@ -339,7 +408,7 @@ mod tests {
         read_replies(text.as_bytes(), tx);
         rx.iter()
             .filter_map(|l| match l {
-                Line::Reply(r) => Some(r),
+                Line::Reply(r, _) => Some(r),
                 Line::Closed => None,
             })
             .collect()

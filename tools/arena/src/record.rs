@@ -115,6 +115,9 @@ mod tests {
                 },
             ],
             start: "8x8".into(),
+            interrupted: false,
+            times: Default::default(),
+            ids: [None, None],
         };
         let text = record_text(GameKind::Rekushu { size: 8 }, ["a", "b"], &outcome, 0, "d")
             .expect("a record");

@@ -3,12 +3,14 @@
 //! its reason. A misbehaving engine is killed; its seat respawns it for the
 //! next game.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use tessera::core::{Side, Status};
 use tessera::games::rebus::Position;
 use tessera::protocol::session::ProtocolGame;
 
+use crate::adjudication::{Adjudication, Tracker, parse_summary};
 use crate::openings::{GameKind, Opening, rekushu_board};
 use crate::process::{EngineProcess, ProcessError, Reply};
 use crate::spec::{EngineSpec, TimeControl};
@@ -25,6 +27,9 @@ pub struct Timing {
     /// The longest wait for a move without a clock (depth, nodes, engine
     /// default), and for any other command.
     pub move_timeout: Duration,
+    /// The longest wait for a fresh process to answer its handshake
+    /// (`protocol_version`, `name`, `version`).
+    pub handshake: Duration,
 }
 
 impl Default for Timing {
@@ -33,14 +38,28 @@ impl Default for Timing {
             margin: Duration::from_millis(100),
             stall_grace: Duration::from_millis(1000),
             move_timeout: Duration::from_secs(60),
+            handshake: Duration::from_secs(10),
         }
     }
+}
+
+/// The rules of play a game is refereed by, beyond the game's own.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub timing: Timing,
+    /// A draw after this many plies (after the opening).
+    pub max_plies: Option<usize>,
+    pub adjudication: Adjudication,
 }
 
 /// An engine taking part, with its process if one is running.
 pub struct Seat {
     pub spec: EngineSpec,
     pub process: Option<EngineProcess>,
+    /// The engine's `name` and `version` replies, from the last handshake.
+    pub id: Option<String>,
+    /// The handshake's round trip of the process started in this game, if any.
+    handshake: Option<Duration>,
 }
 
 impl Seat {
@@ -48,12 +67,24 @@ impl Seat {
         Seat {
             spec,
             process: None,
+            id: None,
+            handshake: None,
         }
     }
 
-    fn process(&mut self) -> Result<&mut EngineProcess, ProcessError> {
+    fn process(&mut self, handshake: Duration) -> Result<&mut EngineProcess, ProcessError> {
         if self.process.is_none() {
-            self.process = Some(EngineProcess::spawn(&self.spec.command)?);
+            let mut p = EngineProcess::spawn(&self.spec.command)?;
+            let (id, rtt) = p.handshake(handshake).map_err(|e| match e {
+                ProcessError::Timeout(_) => ProcessError::Handshake(format!(
+                    "no handshake within {} ms",
+                    handshake.as_millis()
+                )),
+                e => e,
+            })?;
+            self.id = Some(id);
+            self.handshake = Some(rtt);
+            self.process = Some(p);
         }
         self.process
             .as_mut()
@@ -85,8 +116,52 @@ pub struct MoveRecord {
     pub comment: Option<String>,
 }
 
+/// How long one engine took over a game, as the arena saw it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoveTimes {
+    /// Engine moves (`genmove` replies) timed.
+    pub moves: u64,
+    /// Their total wall time, command sent to reply received, in ms.
+    pub wall_ms: f64,
+    /// The longest of them, in ms.
+    pub max_wall_ms: f64,
+    /// Moves whose summary gave the engine's own time.
+    pub reported: u64,
+    /// Over those moves: wall time minus the engine's own time, in total and
+    /// at most (pipes, process scheduling, the engine's own overhead), in ms.
+    pub overhead_ms: f64,
+    pub max_overhead_ms: f64,
+    /// The handshake's round trip of a process started for this game.
+    pub handshake_ms: Option<f64>,
+}
+
+impl MoveTimes {
+    fn add(&mut self, wall: Duration, engine_ms: Option<u64>) {
+        let wall = wall.as_secs_f64() * 1000.0;
+        self.moves += 1;
+        self.wall_ms += wall;
+        self.max_wall_ms = self.max_wall_ms.max(wall);
+        if let Some(e) = engine_ms {
+            let over = (wall - e as f64).max(0.0);
+            self.reported += 1;
+            self.overhead_ms += over;
+            self.max_overhead_ms = self.max_overhead_ms.max(over);
+        }
+    }
+
+    /// Adds up games.
+    pub fn merge(&mut self, o: &MoveTimes) {
+        self.moves += o.moves;
+        self.wall_ms += o.wall_ms;
+        self.max_wall_ms = self.max_wall_ms.max(o.max_wall_ms);
+        self.reported += o.reported;
+        self.overhead_ms += o.overhead_ms;
+        self.max_overhead_ms = self.max_overhead_ms.max(o.max_overhead_ms);
+    }
+}
+
 /// How a game ended, by seat: seat 0 moves first.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameOutcome {
     /// The winning seat, or `None` for a draw.
     pub winner: Option<usize>,
@@ -99,6 +174,13 @@ pub struct GameOutcome {
     pub moves: Vec<MoveRecord>,
     /// The start as a string: Rekushu `8x8`, REBUS the position string.
     pub start: String,
+    /// The arena was interrupted during the game: it does not count (a resumed
+    /// match plays it again).
+    pub interrupted: bool,
+    /// Per seat: move times and handshake.
+    pub times: [MoveTimes; 2],
+    /// Per seat: the engine's id from its handshake, if known.
+    pub ids: [Option<String>; 2],
 }
 
 /// Plays one game: `seats[0]` moves first.
@@ -106,19 +188,18 @@ pub fn play_game(
     kind: GameKind,
     opening: &Opening,
     seats: [&mut Seat; 2],
-    timing: Timing,
-    max_plies: Option<usize>,
+    limits: Limits,
 ) -> GameOutcome {
     match (kind, opening) {
         (GameKind::Rekushu { size }, Opening::Moves(moves)) => match rekushu_board(size) {
-            Ok(board) => Referee::new(board, seats, timing, max_plies).run(kind, opening, moves),
+            Ok(board) => Referee::new(board, seats, limits).run(kind, opening, moves),
             Err(e) => no_game(e.to_string()),
         },
         (GameKind::Rebus, Opening::Deal(seed)) => {
-            Referee::new(Position::random(*seed), seats, timing, max_plies).run(kind, opening, &[])
+            Referee::new(Position::random(*seed), seats, limits).run(kind, opening, &[])
         }
         (GameKind::Rebus, Opening::Position(text)) => match Position::from_position_string(text) {
-            Ok(pos) => Referee::new(pos, seats, timing, max_plies).run(kind, opening, &[]),
+            Ok(pos) => Referee::new(pos, seats, limits).run(kind, opening, &[]),
             Err(e) => no_game(e.to_string()),
         },
         _ => no_game(format!(
@@ -129,7 +210,7 @@ pub fn play_game(
 }
 
 /// A game that could not start for the arena's own reasons (a draw, no fault).
-fn no_game(reason: String) -> GameOutcome {
+pub fn no_game(reason: String) -> GameOutcome {
     GameOutcome {
         winner: None,
         reason: format!("arena error: {reason}"),
@@ -137,6 +218,9 @@ fn no_game(reason: String) -> GameOutcome {
         score: "0".into(),
         moves: Vec::new(),
         start: String::new(),
+        interrupted: crate::signals::interrupted(),
+        times: [MoveTimes::default(); 2],
+        ids: [None, None],
     }
 }
 
@@ -144,16 +228,31 @@ fn no_game(reason: String) -> GameOutcome {
 struct Fault {
     seat: usize,
     reason: String,
+    /// The engine is in an unknown state (a stall, a crash, garbage, a wrong
+    /// move): it is killed and a new process plays its next game. A late but
+    /// well-formed reply (a time forfeit) keeps the process: a fresh engine's
+    /// first move is its slowest, and a restart would invite the next forfeit.
+    restart: bool,
+}
+
+impl Fault {
+    fn new(seat: usize, reason: String) -> Fault {
+        Fault {
+            seat,
+            reason,
+            restart: true,
+        }
+    }
 }
 
 struct Referee<'a, G: ProtocolGame> {
     pos: G,
     seats: [&'a mut Seat; 2],
-    timing: Timing,
-    max_plies: Option<usize>,
+    limits: Limits,
     /// Remaining clock time per seat (Fischer only).
     clocks: [Option<Duration>; 2],
     moves: Vec<MoveRecord>,
+    times: [MoveTimes; 2],
 }
 
 fn colour<G: ProtocolGame>(side: Side) -> String {
@@ -172,14 +271,14 @@ fn ms(d: Duration) -> u128 {
 }
 
 impl<'a, G: ProtocolGame> Referee<'a, G> {
-    fn new(pos: G, seats: [&'a mut Seat; 2], timing: Timing, max_plies: Option<usize>) -> Self {
+    fn new(pos: G, seats: [&'a mut Seat; 2], limits: Limits) -> Self {
         Referee {
             pos,
             seats,
-            timing,
-            max_plies,
+            limits,
             clocks: [None, None],
             moves: Vec::new(),
+            times: [MoveTimes::default(); 2],
         }
     }
 
@@ -191,19 +290,34 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
                 _ => self.position_text(),
             },
         };
+        for seat in self.seats.iter_mut() {
+            seat.handshake = None;
+        }
         let result = self.setup(kind, opening).and_then(|()| {
             for text in opening_moves {
                 self.apply(text, true, None)?;
             }
             self.play()
         });
+        let mut interrupted = false;
         let (winner, reason, fault) = match result {
             Ok((winner, reason)) => (winner, reason, None),
+            Err(_) if crate::signals::interrupted() => {
+                // Not the engine's fault: the game is dropped and replayed.
+                interrupted = true;
+                (None, "interrupted".into(), None)
+            }
             Err(f) => {
-                self.seats[f.seat].restart();
+                if f.restart {
+                    self.seats[f.seat].restart();
+                }
                 (Some(1 - f.seat), f.reason, Some(f.seat))
             }
         };
+        let mut times = self.times;
+        for (t, seat) in times.iter_mut().zip(self.seats.iter()) {
+            t.handshake_ms = seat.handshake.map(|d| d.as_secs_f64() * 1000.0);
+        }
         GameOutcome {
             winner,
             reason,
@@ -211,6 +325,9 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
             score: self.pos.score_text(),
             moves: self.moves,
             start,
+            interrupted,
+            times,
+            ids: [self.seats[0].id.clone(), self.seats[1].id.clone()],
         }
     }
 
@@ -224,11 +341,11 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
 
     /// Sends a command that must succeed, within the move timeout.
     fn command(&mut self, seat: usize, line: &str) -> Result<String, Fault> {
-        let timeout = self.timing.move_timeout;
-        let fault = |reason: String| Fault { seat, reason };
+        let timeout = self.limits.timing.move_timeout;
+        let fault = |reason: String| Fault::new(seat, reason);
         let process = self.seats[seat]
-            .process()
-            .map_err(|e| fault(format!("crash: {e}")))?;
+            .process(self.limits.timing.handshake)
+            .map_err(|e| fault(spawn_reason(&e)))?;
         match process.ask(line, timeout) {
             Ok(Reply::Ok(text)) => Ok(text),
             Ok(Reply::Err(msg)) => Err(fault(format!("refused '{line}': {msg}"))),
@@ -280,25 +397,46 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
     }
 
     /// Checks `text` as a move of the side to move, plays it on the arena's
-    /// board and tells the engines that did not choose it.
-    fn apply(&mut self, text: &str, opening: bool, chooser: Option<usize>) -> Result<(), Fault> {
+    /// board and tells the engines that did not choose it. `chooser` is the
+    /// seat that chose it and its wall time; returns the score it reported.
+    fn apply(
+        &mut self,
+        text: &str,
+        opening: bool,
+        chooser: Option<(usize, Duration)>,
+    ) -> Result<Option<f64>, Fault> {
         let side = self.pos.side_to_move();
         let mover = seat_of(side);
-        let mv = self.pos.parse_move(text).map_err(|e| Fault {
-            seat: mover,
-            reason: match e {
-                tessera::core::MoveError::Syntax(d) => format!("unparsable move '{text}': {d}"),
-                tessera::core::MoveError::Illegal(d) => format!("illegal move '{text}': {d}"),
-            },
+        let mv = self.pos.parse_move(text).map_err(|e| {
+            Fault::new(
+                mover,
+                match e {
+                    tessera::core::MoveError::Syntax(d) => {
+                        format!("unparsable move '{text}': {d}")
+                    }
+                    tessera::core::MoveError::Illegal(d) => format!("illegal move '{text}': {d}"),
+                },
+            )
         })?;
         let canonical = self.pos.format_move(mv);
         self.pos.make_move(mv);
-        let comment = chooser.and_then(|s| {
-            self.seats[s]
+        let mut score = None;
+        let comment = chooser.map(|(s, wall)| {
+            let summary = self.seats[s]
                 .process
                 .as_mut()
-                .and_then(|p| p.take_summary(text))
+                .and_then(|p| p.take_summary(text));
+            let info = summary.as_deref().map(parse_summary).unwrap_or_default();
+            score = info.score;
+            self.times[s].add(wall, info.time_ms);
+            // The engine's own summary, then the arena's wall-clock time.
+            let wall = format!("wall {} ms", wall.as_millis());
+            match summary {
+                Some(text) => format!("{text} {wall}"),
+                None => wall,
+            }
         });
+        let chooser = chooser.map(|(s, _)| s);
         self.moves.push(MoveRecord {
             text: canonical.clone(),
             opening,
@@ -310,11 +448,13 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
                 self.command(seat, &line)?;
             }
         }
-        Ok(())
+        Ok(score)
     }
 
     fn play(&mut self) -> Result<(Option<usize>, String), Fault> {
         let mut plies = 0usize;
+        let mut tracker = Tracker::new(self.limits.adjudication);
+        let names = [colour::<G>(Side::First), colour::<G>(Side::Second)];
         loop {
             match self.pos.status() {
                 Status::Ongoing => {}
@@ -328,23 +468,34 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
                     return Ok((winner, reason));
                 }
             }
-            if self.max_plies.is_some_and(|m| plies >= m) {
+            if self.limits.max_plies.is_some_and(|m| plies >= m) {
                 return Ok((None, "max-plies".into()));
             }
             let side = self.pos.side_to_move();
             let seat = seat_of(side);
-            let text = self.genmove(seat, side)?;
+            let (text, wall) = self.genmove(seat, side)?;
             if text.eq_ignore_ascii_case("resign") {
                 return Ok((Some(1 - seat), "resign".into()));
             }
-            self.apply(&text, false, Some(seat))?;
+            let score = self.apply(&text, false, Some((seat, wall)))?;
             plies += 1;
+            // The rules first: a move that ends the game is not adjudicated.
+            if self.pos.status() == Status::Ongoing
+                && let Some(v) = tracker.update(
+                    seat,
+                    plies as u32,
+                    score,
+                    [names[0].as_str(), names[1].as_str()],
+                )
+            {
+                return Ok((v.winner, v.reason));
+            }
         }
     }
 
-    /// Asks `seat` for its move and times it.
-    fn genmove(&mut self, seat: usize, side: Side) -> Result<String, Fault> {
-        let fault = |reason: String| Fault { seat, reason };
+    /// Asks `seat` for its move and times it: the reply and its wall time.
+    fn genmove(&mut self, seat: usize, side: Side) -> Result<(String, Duration), Fault> {
+        let fault = |reason: String| Fault::new(seat, reason);
         let who = colour::<G>(side);
         let (limit, increment) = match self.seats[seat].spec.tc {
             TimeControl::Fischer { increment, .. } => (self.clocks[seat], increment),
@@ -357,30 +508,32 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
                 &format!("time_left {who} {:.3} 0", left.as_secs_f64()),
             )?;
         }
+        let timing = self.limits.timing;
         let wait = match limit {
-            Some(l) => l + self.timing.margin + self.timing.stall_grace,
-            None => self.timing.move_timeout,
+            Some(l) => l + timing.margin + timing.stall_grace,
+            None => timing.move_timeout,
         };
         let process = self.seats[seat]
-            .process()
-            .map_err(|e| fault(format!("crash: {e}")))?;
+            .process(timing.handshake)
+            .map_err(|e| fault(spawn_reason(&e)))?;
         let line = format!("genmove {who}");
-        let start = Instant::now();
-        let reply = process.ask(&line, wait);
-        let spent = start.elapsed();
-        let text = match reply {
-            Ok(Reply::Ok(text)) => text,
-            Ok(Reply::Err(msg)) => return Err(fault(format!("refused '{line}': {msg}"))),
+        let (text, spent) = match process.ask_timed(&line, wait) {
+            Ok((Reply::Ok(text), spent)) => (text, spent),
+            Ok((Reply::Err(msg), _)) => return Err(fault(format!("refused '{line}': {msg}"))),
             Err(e) => return Err(fault(describe(&e, &line))),
         };
         if let Some(l) = limit {
-            if spent > l + self.timing.margin {
-                return Err(fault(format!(
-                    "time forfeit: {} ms used of {} ms (+{} ms margin)",
-                    ms(spent),
-                    ms(l),
-                    ms(self.timing.margin)
-                )));
+            if spent > l + timing.margin {
+                self.times[seat].add(spent, None);
+                return Err(Fault {
+                    restart: false,
+                    ..fault(format!(
+                        "time forfeit: {} ms used of {} ms (+{} ms margin)",
+                        ms(spent),
+                        ms(l),
+                        ms(timing.margin)
+                    ))
+                });
             }
             if let Some(clock) = self.clocks[seat].as_mut() {
                 *clock = clock.saturating_sub(spent) + increment;
@@ -389,7 +542,16 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
         if text.is_empty() || text.contains('\n') {
             return Err(fault(format!("garbled reply to '{line}': '{text}'")));
         }
-        Ok(text)
+        Ok((text, spent))
+    }
+}
+
+/// A process that could not be started or did not answer its handshake.
+fn spawn_reason(e: &ProcessError) -> String {
+    match e {
+        ProcessError::Handshake(d) => format!("handshake: {d}"),
+        ProcessError::Garbled(t) => format!("handshake: garbled reply '{t}'"),
+        e => format!("crash: {e}"),
     }
 }
 
@@ -401,5 +563,7 @@ fn describe(e: &ProcessError, line: &str) -> String {
         }
         ProcessError::Timeout(_) => format!("stall: {e} to '{line}'"),
         ProcessError::Garbled(text) => format!("garbled reply to '{line}': '{text}'"),
+        ProcessError::Handshake(d) => format!("handshake: {d}"),
+        ProcessError::Interrupted => "interrupted".into(),
     }
 }

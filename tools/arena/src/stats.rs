@@ -7,7 +7,7 @@
 //! Elo:  LLR = N · (s1 − s0) · (2·m − s0 − s1) / (2·σ²),
 //! with s = 1 / (1 + 10^(−elo/400)), m the mean pair score and σ² its variance.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The expected score of an Elo difference (logistic).
 pub fn elo_to_score(elo: f64) -> f64 {
@@ -120,7 +120,7 @@ pub fn elo_pentanomial(p: &Pentanomial) -> Option<EloEstimate> {
 }
 
 /// SPRT parameters: H0 elo = elo0, H1 elo = elo1, error rates alpha, beta.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,
@@ -129,7 +129,7 @@ pub struct Sprt {
 }
 
 /// An SPRT decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SprtResult {
     /// LLR at or above the upper bound: H1 accepted.

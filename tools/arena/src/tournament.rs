@@ -1,25 +1,31 @@
 //! A tournament: pairings (two engines head to head, a gauntlet of the first
 //! against the rest, or a round robin), game pairs on one opening with colours
 //! swapped, worker threads that each own their engine processes, the results
-//! as they come, the SPRT stop, records and the summary.
+//! as they come, the SPRT stop, shards, the state file, records and the
+//! summary.
+//!
+//! The summary is always computed from the list of finished games
+//! ([`summarize`]), so a resumed match, a shard and a merge of shards
+//! ([`crate::merge`]) give exactly the numbers one uninterrupted run would.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::openings::{GameKind, OpeningSource};
 use crate::record::{record_text, result_text, utc_now};
-use crate::referee::{GameOutcome, Seat, Timing, play_game};
+use crate::referee::{GameOutcome, Limits, MoveTimes, Seat, no_game, play_game};
+use crate::shard::Shard;
 use crate::spec::EngineSpec;
+use crate::state::StateFile;
 use crate::stats::{
     EloEstimate, Pentanomial, Sprt, SprtResult, elo_pentanomial, elo_trinomial, los, penta_index,
 };
-
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -44,11 +50,145 @@ pub struct Config {
     pub sprt_min_pairs: u64,
     pub concurrency: usize,
     pub openings: OpeningSource,
-    pub timing: Timing,
-    pub max_plies: Option<usize>,
+    pub limits: Limits,
     pub records: Option<PathBuf>,
     /// Progress on stderr (a bar on a terminal, lines otherwise).
     pub progress: bool,
+    /// The part of the match this run plays.
+    pub shard: Shard,
+    /// Finished games are appended here; a run with the same file resumes.
+    pub state: Option<PathBuf>,
+}
+
+/// What makes two runs the same match: everything that decides which games
+/// are played and how they are judged. Shards and resumed runs must agree on
+/// all of it (see [`MatchInfo::differences`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchInfo {
+    pub game: String,
+    pub size: Option<usize>,
+    pub engines: Vec<EngineInfo>,
+    pub format: String,
+    pub games: u64,
+    pub openings: String,
+    pub max_plies: Option<usize>,
+    pub adjudication: String,
+    pub timing: String,
+    pub sprt: Option<Sprt>,
+    pub sprt_min_pairs: u64,
+}
+
+/// One engine's part of the fingerprint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineInfo {
+    pub name: String,
+    /// The command as given (shown; its program path may differ between
+    /// machines and is not compared).
+    pub command: String,
+    /// The command's arguments after the program.
+    pub args: Vec<String>,
+    pub init: Vec<String>,
+    pub tc: String,
+    /// FNV-1a of the program file, if it could be read.
+    pub binary: Option<String>,
+}
+
+impl MatchInfo {
+    pub fn new(config: &Config) -> MatchInfo {
+        let t = config.limits.timing;
+        MatchInfo {
+            game: config.kind.id().to_string(),
+            size: match config.kind {
+                GameKind::Rekushu { size } => Some(size),
+                GameKind::Rebus => None,
+            },
+            engines: config
+                .engines
+                .iter()
+                .map(|e| {
+                    let words = crate::process::split_command(&e.command);
+                    EngineInfo {
+                        name: e.name.clone(),
+                        command: e.command.clone(),
+                        args: words.iter().skip(1).cloned().collect(),
+                        init: e.init.clone(),
+                        tc: e.tc.describe(),
+                        binary: words.first().and_then(|p| binary_fingerprint(p)),
+                    }
+                })
+                .collect(),
+            format: match config.format {
+                Format::Gauntlet => "gauntlet".into(),
+                Format::RoundRobin => "round-robin".into(),
+            },
+            games: config.games,
+            openings: config.openings.describe(config.kind),
+            max_plies: config.limits.max_plies,
+            adjudication: serde_json::to_string(&config.limits.adjudication).unwrap_or_default(),
+            timing: format!(
+                "margin {} ms, stall {} ms, timeout {} ms, handshake {} ms",
+                t.margin.as_millis(),
+                t.stall_grace.as_millis(),
+                t.move_timeout.as_millis(),
+                t.handshake.as_millis()
+            ),
+            sprt: config.sprt,
+            sprt_min_pairs: config.sprt_min_pairs,
+        }
+    }
+
+    /// What differs between two fingerprints, one line per field (empty: the
+    /// same match). With `allow_binaries`, engine binaries may differ.
+    pub fn differences(&self, other: &MatchInfo, allow_binaries: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let a = serde_json::to_value(self).unwrap_or_default();
+        let b = serde_json::to_value(other).unwrap_or_default();
+        if let (Some(a), Some(b)) = (a.as_object(), b.as_object()) {
+            for (k, va) in a {
+                let vb = b.get(k).cloned().unwrap_or_default();
+                if k != "engines" && *va != vb {
+                    out.push(format!("{k}: {va} vs {vb}"));
+                }
+            }
+        }
+        if self.engines.len() != other.engines.len() {
+            out.push(format!(
+                "engines: {} vs {}",
+                self.engines.len(),
+                other.engines.len()
+            ));
+            return out;
+        }
+        for (x, y) in self.engines.iter().zip(&other.engines) {
+            let mut diff = |what: &str, p: String, q: String| {
+                if p != q {
+                    out.push(format!("engine '{}' {what}: {p} vs {q}", x.name));
+                }
+            };
+            diff("name", x.name.clone(), y.name.clone());
+            diff("arguments", x.args.join(" "), y.args.join(" "));
+            diff("init", x.init.join("; "), y.init.join("; "));
+            diff("limit", x.tc.clone(), y.tc.clone());
+            if !allow_binaries {
+                let show = |b: &Option<String>| b.clone().unwrap_or_else(|| "unknown".into());
+                diff("binary", show(&x.binary), show(&y.binary));
+            }
+        }
+        out
+    }
+}
+
+/// The program's file: a path as given, or found on `PATH`.
+fn binary_fingerprint(program: &str) -> Option<String> {
+    let path = if program.contains('/') {
+        PathBuf::from(program)
+    } else {
+        std::env::split_paths(&std::env::var_os("PATH")?)
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())?
+    };
+    let bytes = std::fs::read(path).ok()?;
+    Some(format!("{:016x}", crate::openings::fnv1a(&bytes)))
 }
 
 /// The pairings of a format, as engine indices.
@@ -69,11 +209,33 @@ pub fn schedule(k: u64, pairings: usize) -> (usize, u64, bool) {
     ((k / 2 % np) as usize, k / (2 * np), k % 2 == 1)
 }
 
+/// The games of a shard, in order: every pairing plays `games` games, rounds
+/// of two (the last may hold one when `games` is odd).
+pub fn shard_games(games: u64, pairings: usize, shard: Shard) -> Vec<u64> {
+    let np = pairings.max(1) as u64;
+    let rounds = games.div_ceil(2);
+    let mut out = Vec::new();
+    for r in shard.rounds(rounds) {
+        for p in 0..np {
+            for swap in 0..2 {
+                if 2 * r + swap < games {
+                    out.push((r * np + p) * 2 + swap);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// One finished game, for the summary.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameReport {
+    /// Game number in the whole match, from 1 (shards keep the numbers).
     pub index: u64,
     pub round: u64,
+    /// The pairing, by position in the pairing list.
+    #[serde(default)]
+    pub pairing: usize,
     pub first: String,
     pub second: String,
     /// `1-0`, `0-1`, `1/2-1/2` (first player's view).
@@ -84,10 +246,28 @@ pub struct GameReport {
     pub score: String,
     pub plies: usize,
     pub record: Option<String>,
+    /// Move times of the first and the second player.
+    #[serde(default)]
+    pub times: [MoveTimes; 2],
+    /// The players' ids from their handshakes (`tessera 0.1.0`).
+    #[serde(default)]
+    pub ids: [Option<String>; 2],
+}
+
+impl GameReport {
+    /// Half points of the pairing's first engine (`a`).
+    fn a_half_points(&self, a: &str) -> u8 {
+        let a_first = self.first == a;
+        match (self.result.as_str(), a_first) {
+            ("1-0", true) | ("0-1", false) => 2,
+            ("1-0", false) | ("0-1", true) => 0,
+            _ => 1,
+        }
+    }
 }
 
 /// One pairing's results, from its first engine's view.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PairingStats {
     pub a: String,
     pub b: String,
@@ -180,9 +360,18 @@ fn sprt_report(sprt: &Sprt, p: &Pentanomial, min_pairs: u64) -> SprtReport {
     }
 }
 
-/// The JSON summary.
+/// The JSON summary of a run, a shard or a merge.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
+    /// The match's fingerprint (shards and resumed runs must agree on it).
+    #[serde(rename = "match")]
+    pub info: MatchInfo,
+    /// The shard this run played (`3/10`), absent for a whole match.
+    pub shard: Option<String>,
+    /// Shards merged into this summary (`arena merge`).
+    pub shards: Vec<String>,
+    /// `finished`, `sprt-stopped` or `interrupted`.
+    pub status: String,
     pub game: String,
     pub size: Option<usize>,
     pub engines: Vec<EngineSummary>,
@@ -202,6 +391,24 @@ pub struct EngineSummary {
     pub command: String,
     pub init: Vec<String>,
     pub tc: String,
+    /// The engine's `name` and `version`, from its handshakes.
+    pub id: Option<String>,
+    pub latency: Latency,
+}
+
+/// How quickly an engine answered, as the arena measured it.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Latency {
+    /// Handshakes (process starts) and their mean round trip of
+    /// `protocol_version`, in ms.
+    pub handshakes: u64,
+    pub mean_handshake_ms: Option<f64>,
+    #[serde(flatten)]
+    pub moves: MoveTimes,
+    /// Mean wall time per move, and mean overhead (wall minus the engine's
+    /// own reported time), in ms.
+    pub mean_wall_ms: Option<f64>,
+    pub mean_overhead_ms: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -213,8 +420,13 @@ pub struct PairingSummary {
 }
 
 /// A loss reason's kind: the text before any quote or colon
-/// (`illegal move 'K10': …` → `illegal move`).
+/// (`illegal move 'K10': …` → `illegal move`), and for adjudications the
+/// verdict (`adjudication: resign`).
 pub fn reason_kind(reason: &str) -> String {
+    if let Some(rest) = reason.strip_prefix("adjudication: ") {
+        let end = rest.find(':').unwrap_or(rest.len());
+        return format!("adjudication {}", rest[..end].trim());
+    }
     let end = reason.find([':', '\'', '(']).unwrap_or(reason.len());
     reason[..end].trim().to_string()
 }
@@ -225,185 +437,95 @@ pub enum TournamentError {
     Records { path: String, detail: String },
     #[error("{0}")]
     Opening(#[from] crate::openings::OpeningError),
+    #[error("{0}")]
+    State(String),
 }
 
-/// Runs the tournament; returns the summary (also when the SPRT stopped it).
-pub fn run(config: &Config) -> Result<Summary, TournamentError> {
-    if let Some(dir) = &config.records {
-        std::fs::create_dir_all(dir).map_err(|e| TournamentError::Records {
-            path: dir.display().to_string(),
-            detail: e.to_string(),
-        })?;
-    }
-    // Check the openings once before starting threads (a bad size fails here).
-    config.openings.opening(config.kind, 0)?;
-    let pairs = pairings(config.format, config.engines.len());
-    let total = config.games.saturating_mul(pairs.len() as u64);
-    let next = Arc::new(AtomicU64::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<(u64, GameOutcome)>();
-    let mut workers = Vec::new();
-    for _ in 0..config.concurrency.max(1) {
-        let (next, stop, tx) = (Arc::clone(&next), Arc::clone(&stop), tx.clone());
-        let config = config.clone();
-        let pairs = pairs.clone();
-        workers.push(thread::spawn(move || {
-            let mut seats: Vec<Seat> = config.engines.iter().cloned().map(Seat::new).collect();
-            loop {
-                if stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let k = next.fetch_add(1, Ordering::SeqCst);
-                if k >= total {
-                    break;
-                }
-                let (p, round, swapped) = schedule(k, pairs.len());
-                let Some(&(a, b)) = pairs.get(p) else { break };
-                let (first, second) = if swapped { (b, a) } else { (a, b) };
-                let outcome = match config.openings.opening(config.kind, round) {
-                    Ok(opening) => {
-                        let (x, y) = two_mut(&mut seats, first, second);
-                        play_game(
-                            config.kind,
-                            &opening,
-                            [x, y],
-                            config.timing,
-                            config.max_plies,
-                        )
-                    }
-                    Err(e) => GameOutcome {
-                        winner: None,
-                        reason: format!("arena error: {e}"),
-                        fault: None,
-                        score: "0".into(),
-                        moves: Vec::new(),
-                        start: String::new(),
-                    },
-                };
-                if tx.send((k, outcome)).is_err() {
-                    break;
-                }
-            }
-            for s in seats.iter_mut() {
-                s.quit();
-            }
-        }));
-    }
-    drop(tx);
-
+/// Builds the summary from the finished games (any order, each once).
+pub fn summarize(
+    info: &MatchInfo,
+    shard: Option<Shard>,
+    shards: Vec<String>,
+    status: &str,
+    mut reports: Vec<GameReport>,
+) -> Summary {
+    reports.sort_by_key(|r| r.index);
+    let names: Vec<String> = info.engines.iter().map(|e| e.name.clone()).collect();
+    let format = if info.format == "round-robin" {
+        Format::RoundRobin
+    } else {
+        Format::Gauntlet
+    };
+    let pairs = pairings(format, names.len());
     let mut stats: Vec<PairingStats> = pairs
         .iter()
         .map(|&(a, b)| PairingStats {
-            a: config.engines[a].name.clone(),
-            b: config.engines[b].name.clone(),
+            a: names[a].clone(),
+            b: names[b].clone(),
             ..PairingStats::default()
         })
         .collect();
-    let mut reports = Vec::new();
-    let progress = Progress::new(config.progress, config.sprt.is_none().then_some(total));
-    let mut sprt_done = None;
-    for (k, outcome) in rx {
-        let (p, round, swapped) = schedule(k, pairs.len());
-        let Some(&(a, b)) = pairs.get(p) else {
-            continue;
-        };
-        let (first, second) = if swapped { (b, a) } else { (a, b) };
-        let names = [
-            config.engines[first].name.as_str(),
-            config.engines[second].name.as_str(),
-        ];
-        // Half points of the pairing's first engine.
-        let a_seat = usize::from(swapped);
-        let a_half = match outcome.winner {
-            None => 1,
-            Some(w) if w == a_seat => 2,
-            Some(_) => 0,
-        };
-        let st = &mut stats[p];
-        st.add(round, a_half);
-        *st.reasons.entry(reason_kind(&outcome.reason)).or_default() += 1;
-        let fault = outcome.fault.map(|s| names[s].to_string());
-        if let Some(f) = &fault {
-            *st.faults.entry(f.clone()).or_default() += 1;
+    let mut latency: Vec<Latency> = vec![Latency::default(); names.len()];
+    let mut handshake_total = vec![0.0; names.len()];
+    let mut ids: Vec<Option<String>> = vec![None; names.len()];
+    for r in &reports {
+        if let Some(st) = stats.get_mut(r.pairing) {
+            let a = st.a.clone();
+            st.add(r.round.saturating_sub(1), r.a_half_points(&a));
+            *st.reasons.entry(reason_kind(&r.reason)).or_default() += 1;
+            if let Some(f) = &r.fault {
+                *st.faults.entry(f.clone()).or_default() += 1;
+            }
         }
-        let record = config.records.as_ref().map(|dir| {
-            let path = dir.join(format!("game-{:05}.txt", k + 1));
-            match record_text(config.kind, names, &outcome, round, &utc_now()) {
-                Ok(text) => {
-                    if let Err(e) = std::fs::write(&path, text) {
-                        progress.line(&format!("arena: cannot write {}: {e}", path.display()));
-                    }
+        for (seat, who) in [&r.first, &r.second].into_iter().enumerate() {
+            if let Some(e) = names.iter().position(|n| n == who) {
+                let t = &r.times[seat];
+                latency[e].moves.merge(t);
+                if let Some(h) = t.handshake_ms {
+                    latency[e].handshakes += 1;
+                    handshake_total[e] += h;
                 }
-                Err(e) => progress.line(&format!("arena: no record of game {}: {e}", k + 1)),
-            }
-            path.display().to_string()
-        });
-        let report = GameReport {
-            index: k + 1,
-            round: round + 1,
-            first: names[0].to_string(),
-            second: names[1].to_string(),
-            result: result_text(outcome.winner).to_string(),
-            reason: outcome.reason.clone(),
-            fault,
-            score: outcome.score.clone(),
-            plies: outcome.moves.len(),
-            record,
-        };
-        let mut status = format!(
-            "game {} {} vs {}: {} ({}) | {}",
-            report.index,
-            report.first,
-            report.second,
-            report.result,
-            report.reason,
-            short_status(&stats[p])
-        );
-        if let Some(sprt) = &config.sprt
-            && sprt_done.is_none()
-        {
-            let r = sprt_report(sprt, &stats[p].pentanomial, config.sprt_min_pairs);
-            status.push_str(&format!(
-                " | LLR {:.2} ({:.2}, {:.2})",
-                r.llr, r.lower, r.upper
-            ));
-            if r.result != SprtResult::Continue {
-                sprt_done = Some(r.result);
-                stop.store(true, Ordering::SeqCst);
+                if let Some(id) = &r.ids[seat] {
+                    ids[e] = Some(id.clone());
+                }
             }
         }
-        progress.game(&status);
-        reports.push(report);
     }
-    for w in workers {
-        let _ = w.join();
+    for (l, h) in latency.iter_mut().zip(&handshake_total) {
+        let m = &l.moves;
+        l.mean_handshake_ms = (l.handshakes > 0).then(|| h / l.handshakes as f64);
+        l.mean_wall_ms = (m.moves > 0).then(|| m.wall_ms / m.moves as f64);
+        l.mean_overhead_ms = (m.reported > 0).then(|| m.overhead_ms / m.reported as f64);
     }
-    progress.finish();
-    reports.sort_by_key(|r| r.index);
     let faults = reports.iter().filter(|r| r.fault.is_some()).count() as u64;
     let arena_errors = reports
         .iter()
         .filter(|r| r.reason.starts_with("arena error"))
         .count() as u64;
-    let sprt = config.sprt.as_ref().and_then(|s| {
+    let sprt = info.sprt.as_ref().and_then(|s| {
         stats
             .first()
-            .map(|st| sprt_report(s, &st.pentanomial, config.sprt_min_pairs))
+            .map(|st| sprt_report(s, &st.pentanomial, info.sprt_min_pairs))
     });
-    Ok(Summary {
-        game: config.kind.id().to_string(),
-        size: match config.kind {
-            GameKind::Rekushu { size } => Some(size),
-            GameKind::Rebus => None,
-        },
-        engines: config
+    Summary {
+        info: info.clone(),
+        shard: shard.filter(|s| !s.is_all()).map(|s| s.to_string()),
+        shards,
+        status: status.to_string(),
+        game: info.game.clone(),
+        size: info.size,
+        engines: info
             .engines
             .iter()
-            .map(|e| EngineSummary {
+            .zip(latency)
+            .zip(ids)
+            .map(|((e, latency), id)| EngineSummary {
                 name: e.name.clone(),
                 command: e.command.clone(),
                 init: e.init.clone(),
-                tc: e.tc.describe(),
+                tc: e.tc.clone(),
+                id,
+                latency,
             })
             .collect(),
         games_played: reports.len() as u64,
@@ -418,7 +540,216 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
             .collect(),
         sprt,
         games: reports,
-    })
+    }
+}
+
+/// Runs the tournament (or its shard); returns the summary (also when the
+/// SPRT stopped it, or a signal did: then `status` says so).
+pub fn run(config: &Config) -> Result<Summary, TournamentError> {
+    if let Some(dir) = &config.records {
+        std::fs::create_dir_all(dir).map_err(|e| TournamentError::Records {
+            path: dir.display().to_string(),
+            detail: e.to_string(),
+        })?;
+    }
+    // Check the openings once before starting threads (a bad size fails here).
+    config.openings.opening(config.kind, 0)?;
+    let info = MatchInfo::new(config);
+    let pairs = pairings(config.format, config.engines.len());
+    let mine = shard_games(config.games, pairs.len(), config.shard);
+    let mut state = match &config.state {
+        Some(path) => {
+            Some(StateFile::open(path, &info, config.shard).map_err(TournamentError::State)?)
+        }
+        None => None,
+    };
+    let mut reports: Vec<GameReport> = state.as_ref().map_or(Vec::new(), |s| s.games.clone());
+    let mine_set: BTreeSet<u64> = mine.iter().copied().collect();
+    reports.retain(|r| mine_set.contains(&(r.index - 1)));
+    let done: BTreeSet<u64> = reports.iter().map(|r| r.index - 1).collect();
+    let todo: Vec<u64> = mine.into_iter().filter(|k| !done.contains(k)).collect();
+
+    let mut stats: Vec<PairingStats> = summarize(&info, None, Vec::new(), "", reports.clone())
+        .pairings
+        .into_iter()
+        .map(|p| p.stats)
+        .collect();
+    // The SPRT stops a whole match only: a shard plays all its games, and the
+    // merge of shards decides (see docs/arena-distributed.md).
+    let sprt = config.sprt.filter(|_| config.shard.is_all());
+    let sprt_decided = |stats: &[PairingStats]| {
+        sprt.as_ref().is_some_and(|s| {
+            stats.first().is_some_and(|st| {
+                sprt_report(s, &st.pentanomial, config.sprt_min_pairs).result
+                    != SprtResult::Continue
+            })
+        })
+    };
+    let mut sprt_done = sprt_decided(&stats);
+
+    let todo = Arc::new(if sprt_done { Vec::new() } else { todo });
+    let total = todo.len() as u64;
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<(u64, GameOutcome)>();
+    let mut workers = Vec::new();
+    for _ in 0..config.concurrency.max(1) {
+        let (next, stop, tx, todo) = (
+            Arc::clone(&next),
+            Arc::clone(&stop),
+            tx.clone(),
+            Arc::clone(&todo),
+        );
+        let config = config.clone();
+        let pairs = pairs.clone();
+        workers.push(thread::spawn(move || {
+            let mut seats: Vec<Seat> = config.engines.iter().cloned().map(Seat::new).collect();
+            loop {
+                if stop.load(Ordering::SeqCst) || crate::signals::interrupted() {
+                    break;
+                }
+                let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    break;
+                };
+                let (p, round, swapped) = schedule(k, pairs.len());
+                let Some(&(a, b)) = pairs.get(p) else { break };
+                let (first, second) = if swapped { (b, a) } else { (a, b) };
+                let outcome = match config.openings.opening(config.kind, round) {
+                    Ok(opening) => {
+                        let (x, y) = two_mut(&mut seats, first, second);
+                        play_game(config.kind, &opening, [x, y], config.limits)
+                    }
+                    Err(e) => no_game(e.to_string()),
+                };
+                if tx.send((k, outcome)).is_err() {
+                    break;
+                }
+            }
+            for s in seats.iter_mut() {
+                s.quit();
+            }
+        }));
+    }
+    drop(tx);
+
+    let progress = Progress::new(config.progress, sprt.is_none().then_some(total));
+    if !done.is_empty() {
+        progress.line(&format!(
+            "arena: resuming: {} games already played, {} to play",
+            done.len(),
+            total
+        ));
+    }
+    let mut state_error = None;
+    for (k, outcome) in rx {
+        if outcome.interrupted {
+            continue;
+        }
+        let report = game_report(config, &pairs, k, &outcome, &progress);
+        if let Some(s) = state.as_mut()
+            && let Err(e) = s.append(&report)
+        {
+            // Without a state file the match would not resume: stop cleanly.
+            progress.line(&format!("arena: {e}; stopping"));
+            state_error = Some(e);
+            crate::signals::request_stop();
+        }
+        let p = report.pairing;
+        if let Some(st) = stats.get_mut(p) {
+            let a = st.a.clone();
+            st.add(round_of(&report), report.a_half_points(&a));
+        }
+        let mut status = format!(
+            "game {} {} vs {}: {} ({})",
+            report.index, report.first, report.second, report.result, report.reason,
+        );
+        if let Some(st) = stats.get(p) {
+            status.push_str(&format!(" | {}", short_status(st)));
+        }
+        if let Some(sprt) = &sprt
+            && !sprt_done
+            && let Some(st) = stats.first()
+        {
+            let r = sprt_report(sprt, &st.pentanomial, config.sprt_min_pairs);
+            status.push_str(&format!(
+                " | LLR {:.2} ({:.2}, {:.2})",
+                r.llr, r.lower, r.upper
+            ));
+            if r.result != SprtResult::Continue {
+                sprt_done = true;
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        progress.game(&status);
+        reports.push(report);
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    progress.finish();
+    if let Some(e) = state_error {
+        return Err(TournamentError::State(e));
+    }
+    let status = if crate::signals::interrupted() {
+        "interrupted"
+    } else if sprt_done {
+        "sprt-stopped"
+    } else {
+        "finished"
+    };
+    Ok(summarize(
+        &info,
+        Some(config.shard),
+        Vec::new(),
+        status,
+        reports,
+    ))
+}
+
+fn round_of(r: &GameReport) -> u64 {
+    r.round.saturating_sub(1)
+}
+
+/// The report of game `k` (0-based), its record written.
+fn game_report(
+    config: &Config,
+    pairs: &[(usize, usize)],
+    k: u64,
+    outcome: &GameOutcome,
+    progress: &Progress,
+) -> GameReport {
+    let (p, round, swapped) = schedule(k, pairs.len());
+    let (a, b) = pairs.get(p).copied().unwrap_or((0, 1));
+    let (first, second) = if swapped { (b, a) } else { (a, b) };
+    let name = |i: usize| config.engines.get(i).map_or("?", |e| e.name.as_str());
+    let names = [name(first), name(second)];
+    let record = config.records.as_ref().map(|dir| {
+        let path = dir.join(format!("game-{:05}.txt", k + 1));
+        match record_text(config.kind, names, outcome, round, &utc_now()) {
+            Ok(text) => {
+                if let Err(e) = std::fs::write(&path, text) {
+                    progress.line(&format!("arena: cannot write {}: {e}", path.display()));
+                }
+            }
+            Err(e) => progress.line(&format!("arena: no record of game {}: {e}", k + 1)),
+        }
+        path.display().to_string()
+    });
+    GameReport {
+        index: k + 1,
+        round: round + 1,
+        pairing: p,
+        first: names[0].to_string(),
+        second: names[1].to_string(),
+        result: result_text(outcome.winner).to_string(),
+        reason: outcome.reason.clone(),
+        fault: outcome.fault.map(|s| names[s.min(1)].to_string()),
+        score: outcome.score.clone(),
+        plies: outcome.moves.len(),
+        record,
+        times: outcome.times,
+        ids: outcome.ids.clone(),
+    }
 }
 
 fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
@@ -518,12 +849,44 @@ impl Progress {
     }
 }
 
+/// One engine's id and latencies, for the table.
+fn latency_text(e: &EngineSummary) -> String {
+    let l = &e.latency;
+    let mut parts = vec![format!("id {}", e.id.as_deref().unwrap_or("unknown"))];
+    if let Some(h) = l.mean_handshake_ms {
+        parts.push(format!("handshake {h:.1} ms ({} starts)", l.handshakes));
+    }
+    if let Some(w) = l.mean_wall_ms {
+        parts.push(format!(
+            "{} moves, wall avg {w:.1} ms max {:.1} ms",
+            l.moves.moves, l.moves.max_wall_ms
+        ));
+    }
+    if let Some(o) = l.mean_overhead_ms {
+        parts.push(format!(
+            "latency (wall - engine time) avg {o:.1} ms max {:.1} ms",
+            l.moves.max_overhead_ms
+        ));
+    }
+    parts.join("; ")
+}
+
 /// The final table, as text.
 pub fn table(summary: &Summary) -> String {
     let mut out = String::new();
     let size = summary.size.map_or(String::new(), |s| format!(" {s}x{s}"));
+    let part = match (&summary.shard, summary.shards.len()) {
+        (Some(s), _) => format!(" (shard {s})"),
+        (None, 0) => String::new(),
+        (None, _) => format!(" (merged: shards {})", summary.shards.join(", ")),
+    };
+    let status = match summary.status.as_str() {
+        "interrupted" => " - interrupted",
+        "sprt-stopped" => " - stopped by the SPRT",
+        _ => "",
+    };
     out.push_str(&format!(
-        "{}{size}: {} games, {} lost by faults\n",
+        "{}{size}{part}: {} games, {} lost by faults{status}\n",
         summary.game, summary.games_played, summary.faults
     ));
     for e in &summary.engines {
@@ -538,6 +901,7 @@ pub fn table(summary: &Summary) -> String {
                 format!(" init: {}", e.init.join("; "))
             }
         ));
+        out.push_str(&format!("    {}\n", latency_text(e)));
     }
     out.push_str(&format!(
         "\n{:<24} {:>5} {:>4} {:>4} {:>4} {:>7} {:>22} {:>7} {:>6}  {}\n",

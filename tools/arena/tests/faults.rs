@@ -109,6 +109,20 @@ fn stall_loses_under_depth_limit() {
     assert_bad_loses(&pair("fault-sleep-depth", REBUS, "sleep", &limits), "stall");
 }
 
+/// The first game is lost on time; the process is kept (its reply came, it
+/// is sane), so the second game is played by the same process, which does not
+/// misbehave again: a time forfeit does not cascade into restarts.
+fn assert_forfeit_without_restart(games: &[Value]) {
+    assert_bad_loses(&games[..1], "time forfeit");
+    let g = &games[1];
+    assert!(g["fault"].is_null(), "{g}");
+    let bad_seat = if g["first"] == "bad" { 0 } else { 1 };
+    assert!(
+        g["times"][bad_seat]["handshake_ms"].is_null(),
+        "no new process (no handshake) in game 2: {g}"
+    );
+}
+
 #[test]
 fn overrun_loses_on_time() {
     // 1.5 s against 50 ms + 50 ms, with a long stall window: a late reply.
@@ -120,16 +134,10 @@ fn overrun_loses_on_time() {
         "--stall-ms",
         "30000",
     ];
-    assert_bad_loses(
-        &pair("fault-slow", REKUSHU, "slow", &limits),
-        "time forfeit",
-    );
+    assert_forfeit_without_restart(&pair("fault-slow", REKUSHU, "slow", &limits));
     // The same under a Fischer clock of 0.3 s.
     let limits = ["--tc", "0.3+0", "--margin-ms", "50", "--stall-ms", "30000"];
-    assert_bad_loses(
-        &pair("fault-slow-tc", REBUS, "slow", &limits),
-        "time forfeit",
-    );
+    assert_forfeit_without_restart(&pair("fault-slow-tc", REBUS, "slow", &limits));
 }
 
 #[test]

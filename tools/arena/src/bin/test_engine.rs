@@ -12,6 +12,11 @@
 //! - `refuse`: answers `? refused`;
 //! - `resign`: answers `= resign`.
 //!
+//! Two more take N as a parameter instead: `pace MS` sleeps MS milliseconds
+//! before every `genmove` (a slow but sane engine); `deaf N` never answers
+//! `protocol_version` (a failed handshake). Further arguments are ignored
+//! (tests pass a marker to find their processes).
+//!
 //! Not for play: the faults exist to prove the referee.
 
 use std::io::{self, BufRead, Write};
@@ -56,7 +61,12 @@ fn main() {
         if is_genmove {
             genmoves += 1;
         }
-        let reply = if is_genmove && genmoves == at {
+        let reply = if fault == "deaf" && line.trim() == "protocol_version" {
+            None
+        } else if fault == "pace" && is_genmove {
+            std::thread::sleep(Duration::from_millis(at));
+            engine.handle_line(&line)
+        } else if is_genmove && genmoves == at {
             match fault.as_str() {
                 "garbage" => Some("this is not a reply\n\n".to_string()),
                 "nonsense" => Some("= @@@\n\n".to_string()),

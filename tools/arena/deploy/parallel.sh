@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs one arena match as N shards with GNU parallel, on this machine's cores
+# or over ssh, then merges them.
+#
+#   tools/arena/deploy/parallel.sh N OUTDIR ARENA-OPTIONS...
+#
+#   N             number of shards (each plays ~1/N of the games; whole pairs)
+#   OUTDIR        where shard-I.json, shard-I.state, records-I/, joblog and
+#                 merged.json go (on a shared file system when using ssh)
+#   ARENA-OPTIONS the match, exactly as for one run, without --shard, --state,
+#                 --json or --records
+#
+# Environment:
+#   ARENA         the arena binary (default: target/release/arena)
+#   JOBS          shards at once per machine (default: 1 per core, as parallel's -j100%
+#                 would, halved: each game has two engines)
+#   SSHLOGINFILE  a GNU parallel --sshloginfile: run the shards on those hosts
+#                 (the binaries, the engines and OUTDIR must be at the same paths there)
+#
+# Interrupted? Run the same command again: finished shards are skipped
+# (--resume-failed on the joblog) and unfinished ones resume from their state
+# files. Example:
+#
+#   tools/arena/deploy/parallel.sh 8 shards --size 8 \
+#     --engine new=./tessera-new --engine old=./tessera-old --movetime 0.1 \
+#     --games 2000 --sprt elo0=0 elo1=10
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+n=$1
+out=$2
+shift 2
+case $n in
+  ''|*[!0-9]*|0) echo "parallel.sh: N must be a number of shards, not '$n'" >&2; exit 2 ;;
+esac
+arena=${ARENA:-target/release/arena}
+arena=$(cd "$(dirname "$arena")" && pwd)/$(basename "$arena")
+if [ ! -x "$arena" ]; then
+  echo "parallel.sh: no arena binary at '$arena' (build it: cargo build --release -p arena, or set ARENA)" >&2
+  exit 2
+fi
+command -v parallel >/dev/null || {
+  echo "parallel.sh: GNU parallel is not installed (apt-get install parallel)" >&2
+  exit 2
+}
+cores=$(nproc 2>/dev/null || echo 2)
+jobs=${JOBS:-$(( cores / 2 > 0 ? cores / 2 : 1 ))}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+where=()
+if [ -n "${SSHLOGINFILE:-}" ]; then
+  where=(--sshloginfile "$SSHLOGINFILE" --workdir "$PWD")
+fi
+
+# One job per shard; {} is the shard number 1..N. --halt never: a failed shard
+# does not stop the others; --resume-failed reruns failed and missing ones.
+set +e
+# -q quotes the arena's arguments ('level easy' stays one word).
+parallel -q "${where[@]}" -j "$jobs" --joblog "$out/joblog" --resume-failed --halt never \
+  --line-buffer --tagstring 'shard {}' \
+  "$arena" "$@" --quiet --shard "{}/$n" --state "$out/shard-{}.state" \
+  --json "$out/shard-{}.json" --records "$out/records-{}" ::: $(seq 1 "$n")
+status=$?
+set -e
+
+shopt -s nullglob
+summaries=("$out"/shard-*.json)
+if [ ${#summaries[@]} -eq 0 ]; then
+  echo "parallel.sh: no shard wrote its summary (see the errors above and $out/joblog)" >&2
+  exit 1
+fi
+"$arena" merge "${summaries[@]}" --json "$out/merged.json"
+if [ $status -ne 0 ]; then
+  echo "parallel.sh: $status shard(s) failed; run the same command again to retry them" >&2
+  exit 1
+fi

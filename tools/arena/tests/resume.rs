@@ -1,0 +1,222 @@
+//! Resuming: a match interrupted by SIGINT (as Ctrl-C sends it) leaves no
+//! engine behind, exits 130 with its state file; the same command then plays
+//! only the missing games, and the result is the uninterrupted match's, game
+//! for game, each game counted once. The engines pace their moves (20 ms) so
+//! that the interrupt lands mid-match; nothing here asserts a duration.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::Value;
+
+const MARKER: &str = "resume-test-marker-5d1c";
+
+fn args(state: &Path, json: &Path) -> Vec<String> {
+    let e1 = engine("p1", &format!("pace 20 {MARKER}"));
+    let e2 = engine("p2", &format!("pace 20 {MARKER}"));
+    let mut v: Vec<String> = [
+        "--game",
+        "rekushu",
+        "--size",
+        "6",
+        "--engine",
+        &e1,
+        "--engine",
+        &e2,
+        "--init",
+        "p1=level random",
+        "--init",
+        "p2=level random",
+        "--init",
+        "p2=setoption seed 8",
+        "--games",
+        "8",
+        "--concurrency",
+        "2",
+        "--quiet",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.push("--state".into());
+    v.push(state.display().to_string());
+    v.push("--json".into());
+    v.push(json.display().to_string());
+    v
+}
+
+/// Processes whose command line holds the marker.
+fn marked_processes() -> Vec<String> {
+    let mut out = Vec::new();
+    if let Ok(dir) = std::fs::read_dir("/proc") {
+        for e in dir.flatten() {
+            if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+                let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+                if cmd.contains(MARKER) {
+                    out.push(format!("{}: {cmd}", e.file_name().to_string_lossy()));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn results(s: &Value) -> Vec<String> {
+    s["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| {
+            format!(
+                "{} {} {} {}",
+                g["index"], g["result"], g["reason"], g["plies"]
+            )
+        })
+        .collect()
+}
+
+fn state_games(path: &Path) -> Vec<u64> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|g| g["index"].as_u64())
+        .collect()
+}
+
+#[test]
+fn an_interrupted_match_resumes_without_loss_or_double_count() {
+    let dir = scratch("resume");
+    // The uninterrupted match.
+    let whole_json = dir.join("whole.json");
+    let out = Command::new(ARENA)
+        .args(args(&dir.join("whole.state"), &whole_json))
+        .output()
+        .expect("arena runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let whole: Value =
+        serde_json::from_str(&std::fs::read_to_string(&whole_json).expect("json")).expect("json");
+
+    // The same match, interrupted once two games are in the state file.
+    let state = dir.join("run.state");
+    let json = dir.join("run.json");
+    let mut child = Command::new(ARENA)
+        .args(args(&state, &json))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena starts");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while state_games(&state).len() < 2 {
+        assert!(Instant::now() < deadline, "no games in the state file");
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "finished too soon"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = child.id().to_string();
+    let killed = Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("arena ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("resumes from"), "{err}");
+    assert!(
+        marked_processes().is_empty(),
+        "engines left behind: {:?}",
+        marked_processes()
+    );
+    let partial = state_games(&state);
+    assert!(partial.len() < 8, "interrupted before the end: {partial:?}");
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+    assert_eq!(s["status"], "interrupted");
+    assert_eq!(u(&s, "games_played") as usize, partial.len());
+
+    // Resumed: the rest is played, nothing twice.
+    let out = Command::new(ARENA)
+        .args(args(&state, &json))
+        .output()
+        .expect("arena runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+    assert_eq!(s["status"], "finished");
+    let mut indices = state_games(&state);
+    indices.sort_unstable();
+    assert_eq!(indices, (1..=8).collect::<Vec<u64>>(), "each game once");
+    assert_eq!(results(&s), results(&whole));
+    assert_eq!(
+        s["pairings"][0]["pentanomial"],
+        whole["pairings"][0]["pentanomial"]
+    );
+
+    // Once finished, the same command plays nothing more.
+    let out = Command::new(ARENA)
+        .args(args(&state, &json))
+        .output()
+        .expect("arena runs");
+    assert!(out.status.success());
+    assert_eq!(state_games(&state).len(), 8);
+
+    // A state file of another match is refused, naming the difference.
+    let mut other = args(&state, &json);
+    let g = other.iter().position(|a| a == "8").expect("--games 8");
+    other[g] = "10".into();
+    let out = Command::new(ARENA)
+        .args(&other)
+        .output()
+        .expect("arena runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("of another match") && err.contains("games"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_torn_last_line_is_played_again() {
+    let dir = scratch("resume-torn");
+    let state = dir.join("s.state");
+    let json = dir.join("s.json");
+    let out = Command::new(ARENA)
+        .args(args(&state, &json))
+        .output()
+        .expect("arena runs");
+    assert!(out.status.success());
+    // Cut the file in the middle of its last game, as a power cut would.
+    let text = std::fs::read_to_string(&state).expect("state");
+    let cut = text.trim_end().rfind('\n').expect("lines") + 20;
+    std::fs::write(&state, &text[..cut]).expect("cut");
+    assert_eq!(state_games(&state).len(), 7);
+    let out = Command::new(ARENA)
+        .args(args(&state, &json))
+        .output()
+        .expect("arena runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut indices = state_games(&state);
+    indices.sort_unstable();
+    assert_eq!(indices, (1..=8).collect::<Vec<u64>>());
+}

@@ -1,0 +1,214 @@
+//! Shards and merge: the shards of a match, merged, are the unsharded match,
+//! game for game; shards never split a pair; merges of different matches or
+//! of overlapping inputs are refused. The engines are `level random` with
+//! fixed seeds, whose moves depend only on the seed and the position, so the
+//! same game index gives the same game in any run.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+use serde_json::Value;
+
+fn base_args(seed2: &str) -> Vec<String> {
+    [
+        "--game",
+        "rekushu",
+        "--size",
+        "6",
+        "--engine",
+        &engine("r1", ""),
+        "--engine",
+        &engine("r2", ""),
+        "--init",
+        "r1=level random",
+        "--init",
+        "r2=level random",
+        "--init",
+        &format!("r2=setoption seed {seed2}"),
+        "--games",
+        "14",
+        "--seed",
+        "21",
+        // An SPRT that cannot stop this match: its LLR is compared, not its verdict.
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+        "--sprt-min-pairs",
+        "1000",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn run(name: &str, args: &[String]) -> (Value, String) {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_arena(name, &a)
+}
+
+/// What must agree between the merged shards and the whole run, per game.
+fn games(s: &Value) -> Vec<String> {
+    s["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| {
+            format!(
+                "{} r{} {} {} {} {} {} {}",
+                g["index"],
+                g["round"],
+                g["first"],
+                g["second"],
+                g["result"],
+                g["reason"],
+                g["plies"],
+                g["score"]
+            )
+        })
+        .collect()
+}
+
+fn pairing(s: &Value) -> Value {
+    let p = &s["pairings"][0];
+    serde_json::json!({
+        "games": p["games"], "wins": p["wins"], "losses": p["losses"], "draws": p["draws"],
+        "pentanomial": p["pentanomial"], "reasons": p["reasons"], "faults": p["faults"],
+        "score": p["score"], "elo": p["elo"], "los": p["los"],
+    })
+}
+
+#[test]
+fn merged_shards_are_the_unsharded_match() {
+    let (whole, whole_table) = run("shard-whole", &base_args("3"));
+    assert_eq!(u(&whole, "games_played"), 14, "{whole}");
+    let dir = scratch("shard-merge");
+    let mut files = Vec::new();
+    let mut rounds_seen = std::collections::BTreeMap::new();
+    for i in 1..=3 {
+        let mut args = base_args("3");
+        args.extend(["--shard".to_string(), format!("{i}/3")]);
+        let name = format!("shard-{i}");
+        let (s, table) = run(&name, &args);
+        assert_eq!(s["shard"], format!("{i}/3"));
+        assert!(table.contains(&format!("(shard {i}/3)")), "{table}");
+        // Each round (opening) belongs to one shard only: no pair is split.
+        for g in s["games"].as_array().expect("games") {
+            let round = u(g, "round");
+            let owner = rounds_seen.entry(round).or_insert(i);
+            assert_eq!(*owner, i, "round {round} in two shards");
+        }
+        let file = dir.join(format!("s{i}.json"));
+        std::fs::write(&file, s.to_string()).expect("shard json");
+        files.push(file);
+    }
+    assert_eq!(rounds_seen.len(), 7, "7 rounds of 2 games: {rounds_seen:?}");
+    let merged_json = dir.join("merged.json");
+    let out = Command::new(ARENA)
+        .arg("merge")
+        .args(&files)
+        .arg("--json")
+        .arg(&merged_json)
+        .output()
+        .expect("arena merge runs");
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(&merged_json).expect("merged"))
+            .expect("json");
+    assert_eq!(games(&merged), games(&whole));
+    assert_eq!(pairing(&merged), pairing(&whole));
+    assert_eq!(merged["sprt"]["llr"], whole["sprt"]["llr"], "{merged}");
+    assert_eq!(u(&merged, "games_played"), 14);
+    // The same table but for the first line (shards named) and the latencies.
+    let body = |t: &str| -> Vec<String> {
+        t.lines()
+            .skip(1)
+            .filter(|l| !l.trim_start().starts_with("id "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        body(&table),
+        body(&whole_table),
+        "{table}\n---\n{whole_table}"
+    );
+    assert!(table.contains("merged: shards 1/3, 2/3, 3/3"), "{table}");
+
+    // The same shard twice overlaps.
+    let out = Command::new(ARENA)
+        .arg("merge")
+        .arg(&files[0])
+        .arg(&files[0])
+        .output()
+        .expect("arena merge runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("overlap"), "{err}");
+
+    // A shard of another match (another engine seed) is refused, naming it.
+    let mut args = base_args("4");
+    args.extend(["--shard".to_string(), "2/3".to_string()]);
+    let (other, _) = run("shard-other", &args);
+    let other_file = dir.join("other.json");
+    std::fs::write(&other_file, other.to_string()).expect("json");
+    let out = Command::new(ARENA)
+        .arg("merge")
+        .arg(&files[0])
+        .arg(&other_file)
+        .output()
+        .expect("arena merge runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not a shard of the same match") && err.contains("setoption seed 4"),
+        "{err}"
+    );
+
+    // A partial merge says what is missing, and still adds up.
+    let out = Command::new(ARENA)
+        .arg("merge")
+        .arg(&files[0])
+        .arg(&files[2])
+        .output()
+        .expect("arena merge runs");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2 of 3 shards merged, 1 missing"), "{err}");
+
+    // Not a summary at all.
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"hello\": 1}").expect("junk");
+    let out = Command::new(ARENA)
+        .arg("merge")
+        .arg(&junk)
+        .output()
+        .expect("arena merge runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("junk.json"));
+}
+
+#[test]
+fn bad_shards_are_refused() {
+    for bad in ["0/3", "4/3", "two/3"] {
+        let out = Command::new(ARENA)
+            .args(["--engine", "a=x", "--engine", "b=y", "--shard", bad])
+            .output()
+            .expect("arena runs");
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("'{bad}'")), "{err}");
+    }
+    // A shard of a match of unknown size is refused.
+    let out = Command::new(ARENA)
+        .args(["--engine", "a=x", "--engine", "b=y", "--shard", "1/2"])
+        .output()
+        .expect("arena runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --games"));
+}
