@@ -1,0 +1,256 @@
+//! The live analysis panel: an engine of its own, kept on the board's position,
+//! streaming `analyze` (protocol.md §7). Each block of `info move …` lines is
+//! broadcast to the pages as an `analysis` event; a new position ends the
+//! stream (any line does) and starts the next one.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::json;
+use tokio::sync::watch;
+
+use crate::app::{AnalysisTarget, App};
+use crate::engine::{COMMAND_TIMEOUT, Engine, EngineError};
+
+/// Centiseconds between two blocks, and candidate moves per block.
+const INTERVAL_CS: u32 = 30;
+const CANDIDATES: u32 = 3;
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Line {
+    pub mv: String,
+    pub score: String,
+    pub bound: bool,
+    pub pv: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Block {
+    pub depth: u32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub lines: Vec<Line>,
+}
+
+/// Reads one `info move …` line into `block` (a line with `order 0` starts a
+/// new block). Returns false for a line that is not one.
+pub fn read_info(line: &str, block: &mut Block) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 3 || words[0] != "info" || words[1] != "move" {
+        return false;
+    }
+    let mut l = Line {
+        mv: words[2].to_string(),
+        score: String::new(),
+        bound: false,
+        pv: Vec::new(),
+    };
+    let mut i = 3;
+    let mut order = None;
+    while i + 1 < words.len() + 1 && i < words.len() {
+        match words[i] {
+            "pv" => {
+                l.pv = words[i + 1..].iter().map(|s| s.to_string()).collect();
+                break;
+            }
+            key => {
+                let value = words.get(i + 1).copied().unwrap_or("");
+                match key {
+                    "order" => order = value.parse::<u32>().ok(),
+                    "score" => l.score = value.to_string(),
+                    "bound" => l.bound = true,
+                    "depth" => {
+                        if let Ok(d) = value.parse() {
+                            block.depth = d;
+                        }
+                    }
+                    "nodes" => {
+                        if let Ok(n) = value.parse() {
+                            block.nodes = n;
+                        }
+                    }
+                    "time" => {
+                        if let Ok(t) = value.parse() {
+                            block.time_ms = t;
+                        }
+                    }
+                    _ => {}
+                }
+                i += 2;
+            }
+        }
+    }
+    if order == Some(0) {
+        let (depth, nodes, time_ms) = (block.depth, block.nodes, block.time_ms);
+        *block = Block {
+            depth,
+            nodes,
+            time_ms,
+            lines: Vec::new(),
+        };
+    }
+    block.lines.push(l);
+    true
+}
+
+struct Running {
+    engine: Engine,
+    streaming: bool,
+}
+
+/// Ends a running `analyze` (a blank line ends it and gets no reply of its own).
+async fn end_stream(r: &mut Running) -> Result<(), EngineError> {
+    if !r.streaming {
+        return Ok(());
+    }
+    r.engine.send("").await?;
+    loop {
+        let line = r.engine.next_line(COMMAND_TIMEOUT, "analyze").await?;
+        if line.trim().is_empty() {
+            break;
+        }
+    }
+    r.streaming = false;
+    Ok(())
+}
+
+/// The analysis task: runs as long as the server.
+pub async fn run(app: Arc<App>, mut rx: watch::Receiver<Option<AnalysisTarget>>) {
+    let mut running: Option<Running> = None;
+    let mut failed = false;
+    loop {
+        let target = rx.borrow_and_update().clone();
+        let result = step(&app, &mut running, target, &mut rx, failed).await;
+        match result {
+            Ok(()) => failed = false,
+            Err(e) => {
+                if let Some(mut r) = running.take() {
+                    r.engine.kill().await;
+                }
+                failed = true;
+                let _ = app.events.send((
+                    "analysis".into(),
+                    json!({"error": format!("analysis engine: {e}")}).to_string(),
+                ));
+                // Wait for the next position (or a restart) before trying again.
+                if rx.changed().await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+async fn step(
+    app: &Arc<App>,
+    running: &mut Option<Running>,
+    target: Option<AnalysisTarget>,
+    rx: &mut watch::Receiver<Option<AnalysisTarget>>,
+    _failed: bool,
+) -> Result<(), EngineError> {
+    if let Some(r) = running.as_mut() {
+        end_stream(r).await?;
+    }
+    let Some(target) = target else {
+        // Analysis off: stop the engine, wait for it to be wanted again.
+        if let Some(mut r) = running.take() {
+            r.engine.kill().await;
+        }
+        if rx.changed().await.is_err() {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+        return Ok(());
+    };
+    if running.is_none() {
+        let command = app.engines.first().cloned().unwrap_or_default();
+        *running = Some(Running {
+            engine: Engine::spawn(&command).await?,
+            streaming: false,
+        });
+    }
+    let Some(r) = running.as_mut() else {
+        return Ok(());
+    };
+    if let Err(msg) = r.engine.sync(&target.setup, &target.moves).await? {
+        return Err(EngineError::Garbage(format!(
+            "could not follow the game: {msg}"
+        )));
+    }
+    let generation = target.generation;
+    let ply = target.moves.len();
+    r.engine
+        .send(&format!("analyze {INTERVAL_CS} {CANDIDATES}"))
+        .await?;
+    let first = r.engine.next_line(COMMAND_TIMEOUT, "analyze").await?;
+    if first.starts_with('?') {
+        // Refused (a finished game): read the end of the reply.
+        let _ = r.engine.next_line(COMMAND_TIMEOUT, "analyze").await?;
+        if rx.changed().await.is_err() {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+        return Ok(());
+    }
+    if !first.starts_with('=') {
+        return Err(EngineError::Garbage(format!(
+            "'{first}' in reply to 'analyze'"
+        )));
+    }
+    r.streaming = true;
+    let mut block = Block::default();
+    loop {
+        tokio::select! {
+            changed = rx.changed() => {
+                if changed.is_err() {
+                    tokio::time::sleep(Duration::from_secs(3600)).await;
+                }
+                return Ok(());
+            }
+            line = r.engine.next_line(Duration::from_secs(3600), "analyze") => {
+                let line = line?;
+                if line.trim().is_empty() {
+                    // The stream ended by itself (a limit was reached).
+                    r.streaming = false;
+                    if rx.changed().await.is_err() {
+                        tokio::time::sleep(Duration::from_secs(3600)).await;
+                    }
+                    return Ok(());
+                }
+                if read_info(&line, &mut block) {
+                    let _ = app.events.send((
+                        "analysis".into(),
+                        json!({"generation": generation, "ply": ply, "block": block}).to_string(),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_make_blocks() {
+        let mut b = Block::default();
+        assert!(read_info(
+            "info move B2 order 0 score +0.04 depth 5 seldepth 8 nodes 108065 nps 715430 time 151 pv B2 A1 B1",
+            &mut b
+        ));
+        assert!(read_info(
+            "info move C2 order 1 score -0.50 bound upper pv C2",
+            &mut b
+        ));
+        assert_eq!(b.depth, 5);
+        assert_eq!(b.lines.len(), 2);
+        assert_eq!(b.lines[0].pv, vec!["B2", "A1", "B1"]);
+        assert!(b.lines[1].bound);
+        assert!(read_info(
+            "info move A1 order 0 score W3 depth 6 pv A1",
+            &mut b
+        ));
+        assert_eq!(b.lines.len(), 1);
+        assert!(!read_info("garbage", &mut b));
+    }
+}
