@@ -13,21 +13,40 @@ pub fn position_seed<G: Game>(pos: &G, seed: u64) -> u64 {
     mix.next()
 }
 
+/// Questions a long move list may ask before it is cut (a REBUS list asks once
+/// per 1,024 chain states: a list from an ordinary position asks none, one
+/// from a large same-symbol cluster is cut after about 16,000 states, which
+/// can still be hundreds of thousands of moves with their nominations).
+const LIST_QUESTIONS: u32 = 16;
+
+/// `keep_going`, and no more than [`LIST_QUESTIONS`] times: for the reference
+/// levels' move lists, whose every move is stored (and, for a playout, made
+/// again at each ply), so a list cut only by the clock could overrun it while
+/// the moves already found are stored.
+pub(crate) fn bounded<'a>(keep_going: &'a mut dyn FnMut() -> bool) -> impl FnMut() -> bool + 'a {
+    let mut asked = 0;
+    move || {
+        asked += 1;
+        asked <= LIST_QUESTIONS && keep_going()
+    }
+}
+
 /// A legal move chosen uniformly at random, or `None` when there is none.
 pub fn random_move<G: Game>(pos: &G, seed: u64) -> Option<G::Move> {
     random_move_until(pos, seed, &mut || true)
 }
 
 /// [`random_move`] on the clock: the move list is made with
-/// [`Game::generate_moves_until`], so when `keep_going` says stop (a REBUS
-/// cluster with millions of moves) the draw is among the moves listed by then.
+/// [`Game::generate_moves_until`], so when `keep_going` says stop, or the list
+/// is long (a REBUS cluster with millions of moves), the draw is among the
+/// moves listed by then.
 pub fn random_move_until<G: Game>(
     pos: &G,
     seed: u64,
     keep_going: &mut dyn FnMut() -> bool,
 ) -> Option<G::Move> {
     let mut moves = Vec::new();
-    pos.generate_moves_until(&mut moves, keep_going);
+    pos.generate_moves_until(&mut moves, &mut bounded(keep_going));
     if moves.is_empty() {
         return None;
     }

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::core::{Game, Side, SplitMix64, Status};
+use crate::search::random::bounded;
 
 /// The exploration constant of UCB1 (√2, the textbook value for rewards in 0..1).
 pub const EXPLORATION: f64 = std::f64::consts::SQRT_2;
@@ -75,7 +76,7 @@ pub fn uct_search<G: Game>(
     let mut keep_going = || !out_of_time();
     let mut rng = SplitMix64::new(seed);
     let mut moves = Vec::new();
-    root.generate_moves_until(&mut moves, &mut keep_going);
+    root.generate_moves_until(&mut moves, &mut bounded(&mut keep_going));
     let root_side = root.side_to_move();
     let mut tree = vec![Node {
         mv: None,
@@ -159,7 +160,10 @@ fn playout<G: Game>(
         let mover = pos.side_to_move();
         pos.make_move(mv);
         moves.clear();
-        if !pos.generate_moves_until(moves, keep_going) {
+        // A list cut short only for its length is used as it is (every move
+        // in it is legal); one cut by the clock ends the playout.
+        let whole = pos.generate_moves_until(moves, &mut bounded(keep_going));
+        if !whole && !keep_going() {
             // Out of time: the move goes back untried, nothing is added.
             tree[node].untried.push(mv);
             return false;
@@ -185,7 +189,8 @@ fn playout<G: Game>(
             break status;
         }
         moves.clear();
-        if !pos.generate_moves_until(moves, keep_going) {
+        let whole = pos.generate_moves_until(moves, &mut bounded(keep_going));
+        if !whole && !keep_going() {
             return false;
         }
         if moves.is_empty() {
