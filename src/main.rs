@@ -148,7 +148,6 @@ fn run_protocol(init: &[String]) -> ExitCode {
     }
     // The first move's table is allocated now, not on its clock.
     engine.play.prepare(&engine.game);
-    engine.live_input = true;
     // Never `eprintln!`: it panics when stderr is closed, and a controller may
     // close it (or not read it) while a search runs.
     engine.info_sink = Box::new(|line| {
@@ -172,6 +171,14 @@ fn run_protocol(init: &[String]) -> ExitCode {
     let read = Arc::new(AtomicU64::new(0));
     let taken = Arc::new(AtomicU64::new(0));
     let closed = Arc::new(AtomicBool::new(false));
+    // Blank lines read, and how many had been read when the command running
+    // now was taken: one more interrupts a long enumeration (perft, list_moves).
+    let blanks = Arc::new(AtomicU64::new(0));
+    let blanks_before = Arc::new(AtomicU64::new(0));
+    engine.interrupt = {
+        let (blanks, before) = (Arc::clone(&blanks), Arc::clone(&blanks_before));
+        Box::new(move || blanks.load(Ordering::SeqCst) > before.load(Ordering::SeqCst))
+    };
     engine.input = {
         let (read, taken, closed) = (Arc::clone(&read), Arc::clone(&taken), Arc::clone(&closed));
         Box::new(move || {
@@ -186,8 +193,10 @@ fn run_protocol(init: &[String]) -> ExitCode {
     };
     // Each line as read, with the moment it was read: a search's time counts
     // from then, as the controller's clock does.
-    let (tx, rx) = mpsc::channel::<(io::Result<ReadLine>, Instant)>();
+    // (and the blank lines read before it).
+    let (tx, rx) = mpsc::channel::<(io::Result<ReadLine>, Instant, u64)>();
     let reader_pending = Arc::clone(&pending);
+    let reader_blanks = Arc::clone(&blanks);
     std::thread::spawn(move || {
         let stdin = io::stdin();
         let mut input = stdin.lock();
@@ -195,9 +204,10 @@ fn run_protocol(init: &[String]) -> ExitCode {
         loop {
             let got = read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES);
             let at = Instant::now();
+            let blanks_so_far = reader_blanks.load(Ordering::SeqCst);
             match &got {
                 Ok(ReadLine::End) | Err(_) => {
-                    let _ = tx.send((got, at));
+                    let _ = tx.send((got, at, blanks_so_far));
                     break;
                 }
                 Ok(ReadLine::TooLong(_)) => {
@@ -206,6 +216,9 @@ fn run_protocol(init: &[String]) -> ExitCode {
                 Ok(ReadLine::Line(line)) => {
                     // Every line counts, a blank one too (Enter ends an analysis).
                     read.fetch_add(1, Ordering::SeqCst);
+                    if line.trim().is_empty() {
+                        reader_blanks.fetch_add(1, Ordering::SeqCst);
+                    }
                     if let Some(req) = parse_request(line) {
                         let mut pending = reader_pending.lock().unwrap_or_else(|e| e.into_inner());
                         if is_search_command(&req.name) {
@@ -216,13 +229,13 @@ fn run_protocol(init: &[String]) -> ExitCode {
                     }
                 }
             }
-            if tx.send((got, at)).is_err() {
+            if tx.send((got, at, blanks_so_far)).is_err() {
                 break;
             }
         }
         closed.store(true, Ordering::SeqCst);
     });
-    for (got, at) in rx {
+    for (got, at, blanks_so_far) in rx {
         let line = match got {
             Ok(ReadLine::Line(line)) => line,
             Ok(ReadLine::End) => break,
@@ -239,6 +252,7 @@ fn run_protocol(init: &[String]) -> ExitCode {
             }
         };
         taken.fetch_add(1, Ordering::SeqCst);
+        blanks_before.store(blanks_so_far, Ordering::SeqCst);
         let request = parse_request(&line);
         let searched = request.is_some_and(|r| is_search_command(&r.name));
         let reply = engine.handle_line_at(&line, at);

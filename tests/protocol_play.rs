@@ -312,14 +312,13 @@ fn an_overlong_line_is_refused_once_and_not_echoed() {
     assert!(replies[3].len() < 600 && replies[3].ends_with("bytes in all)"));
 }
 
-/// `perft` and `list_moves` end at `stop`, at any other line and at the end of
-/// input, with an error that says so; the line after them is answered.
+/// `perft` and `list_moves` end at `stop` or a blank line, with an error that
+/// says so; a command line queued behind them, or the end of input, waits.
 #[test]
 fn perft_and_list_moves_are_interrupted() {
     use std::sync::Arc;
     use std::sync::atomic::AtomicUsize;
-    use tessera::protocol::Input;
-    // In-process: the input probe reports a line after a few questions.
+    // In-process: the interrupt probe reports a blank line after a few questions.
     for (setup, cmd) in [
         ("boardsize 20", "perft 16"),
         ("boardsize 20", "perft 16 divide"),
@@ -341,10 +340,7 @@ fn perft_and_list_moves_are_interrupted() {
         let before = e.fingerprint();
         let asked = Arc::new(AtomicUsize::new(0));
         let counter = Arc::clone(&asked);
-        e.input = Box::new(move || match counter.fetch_add(1, Ordering::SeqCst) {
-            0..1000 => Input::Quiet,
-            _ => Input::Line,
-        });
+        e.interrupt = Box::new(move || counter.fetch_add(1, Ordering::SeqCst) >= 1000);
         let name = cmd.split(' ').take(2).collect::<Vec<_>>().join(" ");
         let name = if cmd == "list_moves" {
             "list_moves"
@@ -359,18 +355,18 @@ fn perft_and_list_moves_are_interrupted() {
         assert!(asked.load(Ordering::SeqCst) > 1000, "{cmd}");
         assert_eq!(e.fingerprint(), before, "{cmd} changed the state");
     }
-    // The binary: a blank line, `stop` and the end of input each end perft 16.
-    let replies = binary_replies(b"perft 16\n\nperft 16\nstop\nname\nperft 16\n");
+    // The binary: a blank line ends perft 16, and so does `stop`; a command
+    // line queued behind it, or the end of input, waits its turn.
+    let replies = binary_replies(b"perft 16\n\nname\nperft 3\nlist_moves\nperft 2\n");
+    assert_eq!(replies.len(), 5, "{replies:?}");
     assert_eq!(
-        replies,
-        [
-            "? perft 16: interrupted",
-            "? perft 16: interrupted",
-            "=",
-            "= tessera",
-            "? perft 16: interrupted"
-        ]
+        replies[..3],
+        ["? perft 16: interrupted", "= tessera", "= 63520800"]
     );
+    assert!(replies[3].starts_with("= A1 B1"), "{}", replies[3]);
+    assert_eq!(replies[4], "= 159600");
+    let replies = binary_replies(b"perft 16\nstop\n");
+    assert_eq!(replies, ["? perft 16: interrupted", "="]);
 }
 
 /// The smaller refusals: a huge board size is out of range (not a syntax

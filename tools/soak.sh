@@ -7,6 +7,7 @@
 #
 #   tools/soak.sh            # 500 runs = 1,000 games, 2 runs at a time
 #   tools/soak.sh 20 1       # 20 runs (40 games), one at a time
+#   SIZE=6 MAXPLIES=60 tools/soak.sh   # shorter games
 #
 # Results: one JSON per run in $SOAK_OUT (default soak/), then the totals.
 set -euo pipefail
@@ -17,6 +18,8 @@ OUT=${SOAK_OUT:-soak}
 T=${ENGINE:-./target/release/tessera}
 ARENA=${ARENA:-./target/release/arena}
 MOVETIME=${MOVETIME:-0.05}
+SIZE=${SIZE:-8}          # Rekushu board
+MAXPLIES=${MAXPLIES:-100} # REBUS plies per game at most
 mkdir -p "$OUT"
 
 # Pairings, taken in turn: "game a b" (levels).
@@ -29,9 +32,9 @@ one() {
   local i=$1
   local spec=${PAIRS[$((i % ${#PAIRS[@]}))]}
   read -r g a b <<<"$spec"
-  local extra=(--size 8)
+  local extra=(--size "$SIZE")
   # REBUS deals run up to 400 plies; 100 are enough to test the clock.
-  [ "$g" = rebus ] && extra=(--max-plies 100)
+  [ "$g" = rebus ] && extra=(--max-plies "$MAXPLIES")
   "$ARENA" --game "$g" "${extra[@]}" \
     --engine "$a=$T" --init "$a=level $a" \
     --engine "$b=$T" --init "$b=level $b" \

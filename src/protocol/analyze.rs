@@ -42,6 +42,8 @@ pub enum Input {
 
 /// Asks whether more input has arrived ([`Engine::input`]).
 pub type InputProbe = Box<dyn Fn() -> Input + Send>;
+/// Asks whether a blank line has arrived ([`Engine::interrupt`]).
+pub type InterruptProbe = Box<dyn Fn() -> bool + Send>;
 /// Receives a streamed reply a piece at a time ([`Engine::reply_sink`]).
 pub type ReplySink = Box<dyn FnMut(&str) + Send>;
 

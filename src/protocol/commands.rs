@@ -133,7 +133,7 @@ pub static COMMANDS: &[Command] = &[
         "every legal move of the side to move",
         |e, a| {
             no_args("list_moves", a)?;
-            let mut keep_going = keep_going(&e.play.stop, &e.input, e.live_input);
+            let mut keep_going = keep_going(&e.play.stop, &e.interrupt);
             with_session!(&e.game, s => s.list_moves("list_moves", &mut keep_going))
         },
     ),
@@ -533,6 +533,6 @@ fn perft(e: &mut Engine, args: &[String]) -> CommandResult {
                 "perft: '{depth}' is not a depth (0 to {MAX_PERFT_DEPTH})"
             ))
         })?;
-    let mut keep_going = keep_going(&e.play.stop, &e.input, e.live_input);
+    let mut keep_going = keep_going(&e.play.stop, &e.interrupt);
     with_session!(&mut e.game, s => s.perft(depth, divide, &mut keep_going))
 }

@@ -4,7 +4,7 @@
 //! replies of `analyze` and `genmove_analyze` go through [`Engine::reply_sink`],
 //! and what the controller sends meanwhile is asked of [`Engine::input`].
 
-use super::analyze::{Input, InputProbe, ReplySink, StreamState};
+use super::analyze::{Input, InputProbe, InterruptProbe, ReplySink, StreamState};
 use super::commands::{COMMANDS, find_command};
 use super::parse::{format_reply, format_stream_tail, parse_request};
 use super::play::{PlayState, is_search_command};
@@ -65,11 +65,11 @@ pub struct Engine {
     /// input reader; the default answers [`Input::Closed`] (no input source, as
     /// at the end of input).
     pub input: InputProbe,
-    /// True when [`Engine::input`] watches a real input stream (the binary):
-    /// its end then interrupts a long command (`perft`, `list_moves`) as any
-    /// other line does. False by default, where the probe's `Closed` only
-    /// means that there is no input source.
-    pub live_input: bool,
+    /// Whether the controller has sent a blank line since the command running
+    /// now was read: that interrupts a long enumeration (`perft`,
+    /// `list_moves`), as `stop` does. The binary asks its input reader; the
+    /// default answers no.
+    pub interrupt: InterruptProbe,
     /// The streamed reply in progress.
     pub(crate) stream: StreamState,
     quit: bool,
@@ -92,7 +92,7 @@ impl Engine {
             info_sink: Box::new(|_| {}),
             reply_sink: None,
             input: Box::new(|| Input::Closed),
-            live_input: false,
+            interrupt: Box::new(|| false),
             stream: StreamState::default(),
             quit: false,
         }
@@ -186,21 +186,15 @@ impl Engine {
     }
 }
 
-/// Whether a long command may go on: no `stop` was read for it, and no other
-/// line (a blank one too) nor, with `live_input`, the end of input has come.
+/// Whether a long enumeration may go on: no `stop` was read for it, and no
+/// blank line has come. Other command lines wait their turn (a script may send
+/// all its commands at once), and so does the end of input: a pipeline that
+/// closes its input after its last command still gets every answer.
 pub(crate) fn keep_going<'a>(
     stop: &'a AtomicBool,
-    input: &'a InputProbe,
-    live_input: bool,
+    interrupt: &'a InterruptProbe,
 ) -> impl FnMut() -> bool + 'a {
-    move || {
-        !stop.load(Ordering::Relaxed)
-            && match input() {
-                Input::Quiet => true,
-                Input::Line => false,
-                Input::Closed => !live_input,
-            }
-    }
+    move || !stop.load(Ordering::Relaxed) && !interrupt()
 }
 
 /// A Rekushu board of a size already checked to be in range.

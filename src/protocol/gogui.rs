@@ -137,7 +137,7 @@ pub fn legal_moves(e: &mut Engine, args: &[String]) -> CommandResult {
                 .join(" "))
         }
         AnyGame::Rebus(s) => {
-            let mut keep_going = keep_going(&e.play.stop, &e.input, e.live_input);
+            let mut keep_going = keep_going(&e.play.stop, &e.interrupt);
             s.list_moves("gogui-rules_legal_moves", &mut keep_going)
         }
     }
