@@ -17,6 +17,7 @@ pub mod mirror;
 mod movegen;
 mod moves;
 mod notation;
+pub mod solve;
 mod zobrist;
 
 pub use board::Board;
