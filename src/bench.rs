@@ -1,12 +1,15 @@
-//! `tessera bench`: fixed positions of both games searched to a fixed depth on
-//! one thread with fresh tables. The node total is the search's signature: the
-//! same build always prints the same number, and a commit that changes it
-//! changes search behaviour (its message ends with `Bench: <N>`).
+//! `tessera bench`: fixed positions of both games searched at `hard` and at
+//! `mike` to fixed depths on one thread with fresh tables. The node total is
+//! the search's signature: the same build always prints the same number, and a
+//! commit that changes it changes search behaviour (its message ends with
+//! `Bench: <N>`; CONTRIBUTING.md). The `hard` parts alone are the signature
+//! of the commits before the bench covered `mike`.
 
 use crate::core::{Game, SplitMix64, Status};
 use crate::games::rebus::Position;
 use crate::games::rekushu::Board;
-use crate::search::bench::{BenchReport, bench};
+use crate::search::Level;
+use crate::search::bench::{BenchReport, bench_at};
 
 /// Table size of each bench search, small so the bench also runs on small machines.
 pub const BENCH_TT_MB: usize = 16;
@@ -59,9 +62,53 @@ pub fn rebus_positions() -> Vec<Position> {
     out
 }
 
-/// Both games' bench reports.
-pub fn run() -> (BenchReport, BenchReport) {
-    let r = bench(&rekushu_positions(), REKUSHU_DEPTH, BENCH_TT_MB);
-    let b = bench(&rebus_positions(), REBUS_DEPTH, BENCH_TT_MB);
-    (r, b)
+/// The levels `tessera bench` searches, with the depth of its Rekushu and its
+/// REBUS searches: `hard`, and `mike` (in REBUS its exact root lists and lock
+/// bonus; in Rekushu it searches as `hard` does, so a change that sets it apart
+/// shows), a ply less deep in Rekushu to keep the bench short. Each search runs
+/// on one thread (deterministic) with a fresh [`BENCH_TT_MB`] table.
+/// `tools/benchcheck.sh` dates the bench's coverage of `mike` from the commit
+/// that added this constant.
+pub const BENCH_LEVELS: [(Level, u32, u32); 2] = [
+    (Level::Hard, REKUSHU_DEPTH, REBUS_DEPTH),
+    (Level::Mike, REKUSHU_DEPTH - 1, REBUS_DEPTH),
+];
+
+/// One part of the bench: one game at one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchPart {
+    pub game: &'static str,
+    pub level: Level,
+    pub depth: u32,
+    pub report: BenchReport,
+}
+
+/// Every part: for each of [`BENCH_LEVELS`], Rekushu then REBUS.
+pub fn run() -> Vec<BenchPart> {
+    let (rekushu, rebus) = (rekushu_positions(), rebus_positions());
+    let mut parts = Vec::new();
+    for (level, rekushu_depth, rebus_depth) in BENCH_LEVELS {
+        parts.push(BenchPart {
+            game: "rekushu",
+            level,
+            depth: rekushu_depth,
+            report: bench_at(&rekushu, rekushu_depth, BENCH_TT_MB, level),
+        });
+        parts.push(BenchPart {
+            game: "rebus",
+            level,
+            depth: rebus_depth,
+            report: bench_at(&rebus, rebus_depth, BENCH_TT_MB, level),
+        });
+    }
+    parts
+}
+
+/// The nodes of the parts at `level`.
+pub fn level_nodes(parts: &[BenchPart], level: Level) -> u64 {
+    parts
+        .iter()
+        .filter(|p| p.level == level)
+        .map(|p| p.report.nodes)
+        .sum()
 }

@@ -454,21 +454,24 @@ fn run_solve(size: usize, moves: &str, all: bool, hash: usize) -> ExitCode {
 }
 
 fn run_bench() -> ExitCode {
-    let (r, b) = tessera::bench::run();
-    println!(
-        "rekushu  nodes {:>12}  time {:>8.3} s  nps {:>10}",
-        r.nodes,
-        r.time.as_secs_f64(),
-        r.nps
-    );
-    println!(
-        "rebus    nodes {:>12}  time {:>8.3} s  nps {:>10}",
-        b.nodes,
-        b.time.as_secs_f64(),
-        b.nps
-    );
-    let nodes = r.nodes + b.nodes;
-    let time = r.time + b.time;
+    let parts = tessera::bench::run();
+    for p in &parts {
+        println!(
+            "{:<8} {:<5} depth {}  nodes {:>12}  time {:>8.3} s  nps {:>10}",
+            p.game,
+            p.level.to_string(),
+            p.depth,
+            p.report.nodes,
+            p.report.time.as_secs_f64(),
+            p.report.nps
+        );
+    }
+    for (level, _, _) in tessera::bench::BENCH_LEVELS {
+        let nodes = tessera::bench::level_nodes(&parts, level);
+        println!("Bench {level}: {nodes}");
+    }
+    let nodes: u64 = parts.iter().map(|p| p.report.nodes).sum();
+    let time: std::time::Duration = parts.iter().map(|p| p.report.time).sum();
     println!("Nodes searched: {nodes}");
     println!(
         "Nodes/second: {}",

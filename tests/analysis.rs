@@ -12,7 +12,7 @@ use tessera::record::Record;
 
 const TESSERA: &str = env!("CARGO_BIN_EXE_tessera");
 
-mod common;
+use crate::common;
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("analysis", name)

@@ -5,7 +5,7 @@
 use std::sync::atomic::Ordering;
 use tessera::protocol::Engine;
 
-mod common;
+use crate::common;
 use common::{ok, run};
 
 /// Plays a whole game with genmove on both sides, checking each move against

@@ -9,7 +9,7 @@ use tessera::core::SplitMix64;
 use tessera::protocol::Engine;
 use tessera::record::Record;
 
-mod common;
+use crate::common;
 use common::{ok, run};
 
 fn scratch(name: &str) -> PathBuf {

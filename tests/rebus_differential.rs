@@ -2,8 +2,8 @@
 //! move sets (by canonical token), parsing of every token the reference writes,
 //! status, and perft(1)/perft(2), over positions from biased random games.
 
-mod rebus_games;
-mod rebus_reference;
+use crate::rebus_games;
+use crate::rebus_reference;
 
 use std::collections::BTreeSet;
 

@@ -4,7 +4,7 @@
 //! counter agree, and the sample really exercises lock breaks, the Star limit,
 //! recaptures and long chains.
 
-mod rebus_games;
+use crate::rebus_games;
 
 use rand::RngExt;
 use tessera::core::{Game, Side, Status};

@@ -1,9 +1,9 @@
 //! Perft counts from `tests/data/rebus_perft.txt` (computed by the slow reference
 //! in `rebus_reference`; regenerate with
-//! `cargo test --release --test rebus_perft -- --ignored --nocapture`).
+//! `cargo test --release --test all rebus_perft:: -- --ignored --nocapture`).
 
-mod rebus_games;
-mod rebus_reference;
+use crate::rebus_games;
+use crate::rebus_reference;
 
 use tessera::core::perft::{perft, perft_divide};
 use tessera::games::rebus::Position;

@@ -1,7 +1,7 @@
 //! Position strings (RULES §2.9): validation messages, round trips, never
 //! panicking on any input; the standard setup; the seeded random deal.
 
-mod rebus_games;
+use crate::rebus_games;
 
 use proptest::prelude::*;
 use tessera::core::{Game, Notation, Side, Status};

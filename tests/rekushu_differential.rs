@@ -3,7 +3,7 @@
 //! identical legal-move sets, move counts, perft(1) everywhere, perft(2) on a
 //! schedule, statuses, scores and mirror-type sets.
 
-mod rekushu_reference;
+use crate::rekushu_reference;
 
 use std::collections::HashSet;
 

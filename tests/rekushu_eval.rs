@@ -1,9 +1,11 @@
 //! The Rekushu evaluation through the public searcher: hand-made tactics that
 //! `hard` and `mike` must find at a fixed depth (one thread, so deterministic),
-//! sanity of `evaluate` and `move_to_u32` over random positions, and the
-//! `bench_signature` (`Bench: N` for commit messages):
+//! sanity of `evaluate` and `move_to_u32` over random positions, and
+//! `bench_signature`: the Rekushu `hard` part of `tessera bench` is
+//! reproducible (the `Bench: N` of commit messages is the whole of
+//! `tessera bench`; CONTRIBUTING.md):
 //!
-//! `cargo test --release --test rekushu_eval -- bench_signature --nocapture`
+//! `cargo test --release --test all rekushu_eval::bench_signature -- --nocapture`
 
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
@@ -317,7 +319,7 @@ fn bench_signature() {
     }
     let a = bench(&positions, 4, 16);
     let b = bench(&positions, 4, 16);
-    println!("Bench: {}", a.nodes);
+    println!("rekushu hard part of the bench: {} nodes", a.nodes);
     println!("nps {} time {:?}", a.nps, a.time);
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 0);

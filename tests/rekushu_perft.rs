@@ -5,7 +5,7 @@
 //! depth 3, from hand reasoning: no claim needs fewer than four stones of one
 //! colour and no mirror ban exists before ply 4, so perft(d) = n²(n²−1)…(n²−d+1).
 
-mod rekushu_reference;
+use crate::rekushu_reference;
 
 use rekushu_reference::RefBoard;
 use tessera::core::perft::{perft, perft_divide};

@@ -396,7 +396,7 @@ fn help(_: &mut Engine, args: &[String]) -> CommandResult {
         [] => Ok(COMMANDS.iter().map(line).collect::<Vec<_>>().join("\n")),
         [name] => find_command(&name.to_ascii_lowercase())
             .map(line)
-            .ok_or_else(|| CommandError::new(ErrorKind::UnknownCommand, format!("'{name}'"))),
+            .ok_or_else(|| CommandError::unknown_command(name)),
         _ => Err(CommandError::syntax(format!(
             "usage: help [command] (got '{}')",
             args.join(" ")
@@ -517,6 +517,11 @@ fn perft(e: &mut Engine, args: &[String]) -> CommandResult {
     let (depth, divide) = match args {
         [d] => (d, false),
         [d, x] if x.eq_ignore_ascii_case("divide") => (d, true),
+        [] => {
+            return Err(CommandError::syntax(
+                "usage: perft <depth> [divide] (got nothing)",
+            ));
+        }
         _ => {
             return Err(CommandError::syntax(format!(
                 "usage: perft <depth> [divide] (got '{}')",

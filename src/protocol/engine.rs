@@ -10,7 +10,7 @@ use super::parse::{format_reply, format_stream_tail, parse_request};
 use super::play::{PlayState, is_search_command};
 use super::rebus::RebusState;
 use super::session::Session;
-use super::{CommandError, CommandResult, ErrorKind};
+use super::{CommandError, CommandResult};
 use crate::games::rebus::{self, Position};
 use crate::games::rekushu::Board;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -143,10 +143,7 @@ impl Engine {
             return Err(CommandError::syntax("no command after the id"));
         }
         let Some(cmd) = find_command(name) else {
-            return Err(CommandError::new(
-                ErrorKind::UnknownCommand,
-                format!("'{name}'"),
-            ));
+            return Err(CommandError::unknown_command(name));
         };
         if let Some(game) = cmd.game
             && game != self.game.id()

@@ -54,7 +54,19 @@ impl CommandError {
     pub fn refused(detail: impl Into<String>) -> Self {
         Self::new(ErrorKind::Refused, detail)
     }
+    /// `unknown command: 'name'`, the name quoted up to [`MAX_ECHO_CHARS`]
+    /// characters: `'xxxx...' (N bytes in all)` beyond.
+    pub fn unknown_command(name: &str) -> Self {
+        let detail = match name.char_indices().nth(MAX_ECHO_CHARS) {
+            None => format!("'{name}'"),
+            Some((end, _)) => format!("'{}...' ({} bytes in all)", &name[..end], name.len()),
+        };
+        Self::new(ErrorKind::UnknownCommand, detail)
+    }
 }
+
+/// The most characters of an unknown command's name its error quotes.
+pub const MAX_ECHO_CHARS: usize = 64;
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -464,7 +464,10 @@ pub fn level(e: &mut Engine, args: &[String]) -> CommandResult {
                 return Ok(String::new());
             }
             e.play.level = l.parse().map_err(|err: crate::search::LevelError| {
-                CommandError::syntax(format!("{err}; or random, uct"))
+                CommandError::syntax(format!(
+                    "could not parse level '{}' (expected easy, medium, hard, mike, random or uct)",
+                    err.0
+                ))
             })?;
             e.play.reference = None;
             Ok(String::new())

@@ -76,6 +76,16 @@ pub fn setup(e: &mut Engine, args: &[String]) -> CommandResult {
                 "usage: setup <position string> | setup random <seed> (got nothing)",
             ));
         }
+        [r, rest @ ..] if r.eq_ignore_ascii_case("random") && rest.len() != 1 => {
+            let got = if rest.is_empty() {
+                format!("'{r}'")
+            } else {
+                format!("'{}'", args.join(" "))
+            };
+            return Err(CommandError::syntax(format!(
+                "usage: setup <position string> | setup random <seed> (got {got})"
+            )));
+        }
         [r, seed] if r.eq_ignore_ascii_case("random") => {
             let seed: u64 = seed.parse().map_err(|_| {
                 CommandError::syntax(format!(

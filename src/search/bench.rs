@@ -17,12 +17,24 @@ pub struct BenchReport {
     pub nps: u64,
 }
 
-/// Searches each position to `depth` on one thread with a fresh `tt_mb` table.
+/// Searches each position to `depth` at `hard` on one thread with a fresh
+/// `tt_mb` table.
 pub fn bench<G: Evaluate>(positions: &[G], depth: u32, tt_mb: usize) -> BenchReport {
+    bench_at(positions, depth, tt_mb, Level::Hard)
+}
+
+/// [`bench`] at `level`: its search and evaluation switches, without its
+/// randomness, on one thread (so deterministic, whatever the level's threads).
+pub fn bench_at<G: Evaluate>(
+    positions: &[G],
+    depth: u32,
+    tt_mb: usize,
+    level: Level,
+) -> BenchReport {
     let config = LevelConfig {
         threads: 1,
         noise_margin: 0,
-        ..Level::Hard.config()
+        ..level.config()
     };
     let stop = AtomicBool::new(false);
     let start = Instant::now();
@@ -52,5 +64,8 @@ mod tests {
         let b = bench(&positions, 8, 1);
         assert_eq!(a.nodes, b.nodes);
         assert!(a.nodes > 0);
+        assert_eq!(bench_at(&positions, 8, 1, Level::Hard).nodes, a.nodes);
+        let mike = bench_at(&positions, 8, 1, Level::Mike);
+        assert_eq!(mike.nodes, bench_at(&positions, 8, 1, Level::Mike).nodes);
     }
 }

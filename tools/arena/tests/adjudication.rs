@@ -3,9 +3,7 @@
 //! tests check every adjudicated game against the rule it names, using the
 //! scores the record itself carries.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use tessera::record::Record;
 

@@ -5,9 +5,7 @@
 //! Timeouts here are the referee's behaviour under test, not timed assertions:
 //! the sleeping engine sleeps 60 s against limits well under a second.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// Plays one pair of `game` between a good engine and `bad` (faulting with

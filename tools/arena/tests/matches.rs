@@ -2,9 +2,7 @@
 //! at a time; the summary adds up, nothing misbehaves, and every record
 //! replays legally under the rules.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use tessera::core::{Game, Notation, Status};
 use tessera::games::rebus::Position;

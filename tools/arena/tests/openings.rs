@@ -1,11 +1,9 @@
 //! Opening books: order and start, and `arena book`, whose books the arena
 //! then plays.
 
-mod common;
-
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 fn openings_of(s: &Value) -> Vec<(u64, String)> {

@@ -4,13 +4,11 @@
 //! for game, each game counted once. The engines pace their moves (20 ms) so
 //! that the interrupt lands mid-match; nothing here asserts a duration.
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 const MARKER: &str = "resume-test-marker-5d1c";

@@ -4,11 +4,9 @@
 //! fixed seeds, whose moves depend only on the seed and the position, so the
 //! same game index gives the same game in any run.
 
-mod common;
-
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 fn base_args(seed2: &str) -> Vec<String> {
