@@ -30,9 +30,9 @@ mod rekushu_rules;
 mod rebus_eval;
 mod reference_levels;
 mod rekushu_eval;
+mod rekushu_solver;
 mod search_behaviour;
 mod search_games_minimax;
-mod rekushu_solver;
 mod search_minimax;
 
 // Records, analysis and the protocol (in the library and through the binary).
