@@ -417,7 +417,11 @@ fn run_solve(size: usize, moves: &str, all: bool, hash: usize) -> ExitCode {
         name(mover)
     );
     let start = Instant::now();
-    let mut solver = Solver::new(hash);
+    let Some(mut solver) = Solver::try_new(hash) else {
+        return fail(format!(
+            "--hash {hash}: could not allocate a table of {hash} MB"
+        ));
+    };
     let sol = solver.solve(&board, all);
     let secs = start.elapsed().as_secs_f64();
     let (mine, theirs) = if mover == Side::First { (b, w) } else { (w, b) };

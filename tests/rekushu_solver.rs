@@ -106,30 +106,29 @@ fn hard_keeps(positions: &[Board], nodes: u64) -> usize {
     kept
 }
 
+/// `hard`'s rate of value-keeping moves on `count` positions of random
+/// `size`×`size` games (`min` to `min + spread` plies in), printed and checked
+/// against a floor far below the measured rate (a search or evaluation break).
+fn check_rate(size: usize, count: usize, min: u64, spread: u64, seed: u64, floor: f64) {
+    let sample = positions(size, count, min, spread, seed);
+    let kept = hard_keeps(&sample, 20_000);
+    let rate = kept as f64 / sample.len() as f64 * 100.0;
+    println!(
+        "{size}x{size}: hard keeps the exact value in {kept} of {} positions ({rate:.1}%)",
+        sample.len()
+    );
+    assert!(rate >= floor, "{size}x{size} rate {rate:.1}%");
+}
+
 #[test]
 fn hard_keeps_the_exact_value_on_4x4() {
-    let small = positions(4, 100, 10, 6, 11);
-    let kept = hard_keeps(&small, 20_000);
-    let rate = kept as f64 / small.len() as f64 * 100.0;
-    println!(
-        "4x4: hard keeps the exact value in {kept} of {} positions ({rate:.1}%)",
-        small.len()
-    );
-    // A floor far below the measured rate: a search or evaluation break.
-    assert!(rate >= 60.0, "4x4 rate {rate:.1}%");
+    check_rate(4, 100, 10, 6, 11, 60.0);
 }
 
 /// 5×5 positions take the solver seconds to minutes each: run on demand
-/// (`cargo test --release hard_keeps_the_exact_value_on_5x5 -- --ignored --nocapture`).
+/// (`cargo test --release --test all hard_keeps_the_exact_value_on_5x5 -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn hard_keeps_the_exact_value_on_5x5() {
-    let five = positions(5, 20, 30, 6, 13);
-    let kept = hard_keeps(&five, 20_000);
-    let rate = kept as f64 / five.len() as f64 * 100.0;
-    println!(
-        "5x5: hard keeps the exact value in {kept} of {} positions ({rate:.1}%)",
-        five.len()
-    );
-    assert!(rate >= 40.0, "5x5 rate {rate:.1}%");
+    check_rate(5, 20, 30, 6, 13, 40.0);
 }

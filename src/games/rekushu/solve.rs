@@ -143,17 +143,33 @@ fn unpack_move(code: u32) -> Move {
 }
 
 impl Solver {
-    /// A solver with a table of about `mb` megabytes (at least 1).
-    pub fn new(mb: usize) -> Solver {
+    /// A solver with a table of about `mb` megabytes (at least 1), or `None`
+    /// when that much memory cannot be had.
+    pub fn try_new(mb: usize) -> Option<Solver> {
         let bucket = std::mem::size_of::<[Entry; 2]>();
-        let want = (mb.max(1) << 20) / bucket;
-        let len = want.next_power_of_two() >> usize::from(!want.is_power_of_two());
-        Solver {
-            table: vec![[Entry::default(); 2]; len.max(1)],
+        let want = (mb.max(1).checked_mul(1 << 20)? / bucket).max(1);
+        let len = if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() >> 1
+        };
+        let mut table = Vec::new();
+        table.try_reserve_exact(len).ok()?;
+        table.resize(len, [Entry::default(); 2]);
+        Some(Solver {
+            table,
             nodes: 0,
             lists: Vec::new(),
             scratch: Vec::with_capacity(256),
-        }
+        })
+    }
+
+    /// [`Solver::try_new`] for sizes known to fit (tests, small tables).
+    ///
+    /// # Panics
+    /// When the table cannot be allocated.
+    pub fn new(mb: usize) -> Solver {
+        Self::try_new(mb).expect("solver table allocation")
     }
 
     /// Nodes searched since the solver was made.
