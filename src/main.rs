@@ -110,11 +110,13 @@ enum Command {
     /// implies, the optimal moves and a principal variation
     #[command(
         after_help = "The value counts the tiles claimed from the position on; the result \
-        adds the tiles already claimed. Boards up to 6x6 (exact keys).\n\n\
+        adds the tiles already claimed. Boards up to 6x6 (exact keys); from the empty board \
+        only 4x4 is within reach (about half an hour; docs/solved.md), larger boards from \
+        late positions.\n\n\
         Examples:\n  \
         tessera solve --size 4\n  \
-        tessera solve --size 5 --moves \"C3 B2\"\n  \
-        tessera solve --size 5 --all"
+        tessera solve --size 4 --moves \"A1 C4 B2 D3\"\n  \
+        tessera solve --size 4 --moves \"A1 C4 B2 D3 A4 D1\" --all"
     )]
     Solve {
         /// Board size (4-6)
@@ -416,12 +418,12 @@ fn run_solve(size: usize, moves: &str, all: bool, hash: usize) -> ExitCode {
         board.ply(),
         name(mover)
     );
-    let start = Instant::now();
     let Some(mut solver) = Solver::try_new(hash) else {
         return fail(format!(
             "--hash {hash}: could not allocate a table of {hash} MB"
         ));
     };
+    let start = Instant::now();
     let sol = solver.solve(&board, all);
     let secs = start.elapsed().as_secs_f64();
     let (mine, theirs) = if mover == Side::First { (b, w) } else { (w, b) };
@@ -441,7 +443,11 @@ fn run_solve(size: usize, moves: &str, all: bool, hash: usize) -> ExitCode {
         list.iter().map(|&mv| b.format_move(mv)).collect()
     };
     let label = if all { "optimal" } else { "best" };
-    println!("{label:<9} {}", texts(&board, &sol.best_moves).join(" "));
+    if sol.best_moves.is_empty() {
+        println!("{label:<9} none (the game is over)");
+    } else {
+        println!("{label:<9} {}", texts(&board, &sol.best_moves).join(" "));
+    }
     let mut line = board.clone();
     let mut pv = Vec::new();
     for &mv in &sol.pv {
