@@ -468,9 +468,9 @@ impl Solver {
         b.generate_moves(&mut moves);
         let mut best_moves = Vec::new();
         // The table's move first, then the rest, as `search` would order them.
-        let (_, s) = Self::key(&b);
+        let (key, s) = Self::key(&b);
         let first = self
-            .probe(Self::key(&b).0)
+            .probe(key)
             .filter(|e| e.best != 0)
             .map(|e| sym_move(inverse(s), unpack_move(e.best - 1), b.n));
         if let Some(mv) = first
