@@ -112,3 +112,58 @@ pub fn level_nodes(parts: &[BenchPart], level: Level) -> u64 {
         .map(|p| p.report.nodes)
         .sum()
 }
+
+/// The REBUS timing sample of `tessera bench --times`: the standard setup, the
+/// random deals 1 to 20, and the 20 mid-game positions of
+/// `benches/data/rebus_midgames.txt`, each with a label.
+pub fn rebus_timing_sample() -> Vec<(String, Position)> {
+    let mut out = vec![("standard".to_string(), Position::standard())];
+    for seed in 1..=20u64 {
+        out.push((format!("deal {seed}"), Position::random(seed)));
+    }
+    let midgames = include_str!("../benches/data/rebus_midgames.txt");
+    let lines = midgames
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    for (i, line) in lines.enumerate() {
+        // The file is part of the build: a bad line is a bug in the repository.
+        let pos = Position::from_position_string(line)
+            .unwrap_or_else(|e| panic!("benches/data/rebus_midgames.txt line {}: {e}", i + 1));
+        out.push((format!("midgame {}", i + 1), pos));
+    }
+    out
+}
+
+/// The Rekushu positions of the timing report: 20×20 openings and middle games.
+pub fn rekushu_timing_sample() -> Vec<(String, Board)> {
+    [(0, 1), (10, 2), (40, 3), (80, 4), (160, 5)]
+        .into_iter()
+        .filter_map(|(plies, seed)| {
+            Board::new(20).map(|b| (format!("20x20 +{plies}"), random_line(b, plies, seed)))
+        })
+        .collect()
+}
+
+/// How long one search took to complete each depth (one thread, a fresh table
+/// of the level's size, the level's switches and noise).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthTimes {
+    /// `times[d - 1]`: elapsed time and node total when depth `d` completed.
+    pub times: Vec<(std::time::Duration, u64)>,
+}
+
+/// Searches `pos` at `level` to `depth` and records when each iteration ended.
+pub fn depth_times<G: crate::search::Evaluate>(pos: &G, level: Level, depth: u32) -> DepthTimes {
+    use crate::search::{LevelConfig, Limits, Searcher};
+    let config = LevelConfig {
+        threads: 1,
+        ..level.config()
+    };
+    let mut searcher = Searcher::<G>::for_level(&config);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut times = Vec::new();
+    searcher.search(pos, &Limits::depth(depth), &config, &stop, &mut |info| {
+        times.push((info.time, info.nodes))
+    });
+    DepthTimes { times }
+}

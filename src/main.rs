@@ -48,7 +48,13 @@ enum GameArg {
 enum Command {
     /// Searches fixed positions of both games to a fixed depth on one thread and
     /// prints the node total (the search's signature) and the speed
-    Bench,
+    Bench {
+        /// Instead: the time each level takes to complete depth 1 on the REBUS
+        /// sample (standard setup, 20 deals, 20 middle games), the time to
+        /// depth 4 at hard, and Rekushu 20x20 time to depth, one thread each
+        #[arg(long)]
+        times: bool,
+    },
     /// Analyses a recorded game: every position searched, each move's score
     /// against the engine's best move, and the moves that lost the most marked
     #[command(
@@ -138,7 +144,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => run_protocol(&cli.init),
-        Some(Command::Bench) => run_bench(),
+        Some(Command::Bench { times: false }) => run_bench(),
+        Some(Command::Bench { times: true }) => run_bench_times(),
         Some(Command::Analyze {
             record,
             depth,
@@ -488,6 +495,80 @@ fn run_bench() -> ExitCode {
         (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64
     );
     println!("Bench: {nodes}");
+    ExitCode::SUCCESS
+}
+
+/// `tessera bench --times`: per position and level, the milliseconds to
+/// complete each depth; then the median and maximum per level.
+fn run_bench_times() -> ExitCode {
+    use tessera::bench::{depth_times, rebus_timing_sample, rekushu_timing_sample};
+    use tessera::search::Level;
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    let summary = |label: &str, mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
+        let max = v.last().copied().unwrap_or(0.0);
+        println!(
+            "{label:<34} median {median:>9.2} ms  max {max:>9.2} ms  ({} positions)",
+            v.len()
+        );
+    };
+    let rebus = rebus_timing_sample();
+    println!("REBUS: time to complete depth 1 (one thread, fresh table, the level's switches)");
+    for level in Level::ALL {
+        let mut firsts = Vec::new();
+        for (label, pos) in &rebus {
+            let t = depth_times(pos, level, 1);
+            let Some(&(time, nodes)) = t.times.first() else {
+                println!("  {level:<5} {label:<12} no iteration completed");
+                continue;
+            };
+            println!(
+                "  {level:<5} {label:<12} depth 1 {:>9.2} ms {nodes:>9} nodes",
+                ms(time)
+            );
+            firsts.push(ms(time));
+        }
+        summary(&format!("REBUS {level} depth 1"), firsts);
+    }
+    println!("REBUS: time to complete depth 4 at hard from the standard setup and the deals");
+    let mut fours = Vec::new();
+    for (label, pos) in rebus.iter().filter(|(l, _)| !l.starts_with("midgame")) {
+        let t = depth_times(pos, Level::Hard, 4);
+        let cells: Vec<String> = t
+            .times
+            .iter()
+            .map(|&(d, _)| format!("{:.1}", ms(d)))
+            .collect();
+        let nodes = t.times.last().map_or(0, |&(_, n)| n);
+        println!(
+            "  hard  {label:<12} depth 1..4 ms: {}  ({nodes} nodes)",
+            cells.join(" / ")
+        );
+        if let Some(&(d, _)) = t.times.get(3) {
+            fours.push(ms(d));
+        }
+    }
+    summary("REBUS hard depth 4", fours);
+    println!("Rekushu 20x20: time to complete depths 1..5 at hard");
+    let mut fives = Vec::new();
+    for (label, pos) in rekushu_timing_sample() {
+        let t = depth_times(&pos, Level::Hard, 5);
+        let cells: Vec<String> = t
+            .times
+            .iter()
+            .map(|&(d, _)| format!("{:.1}", ms(d)))
+            .collect();
+        let nodes = t.times.last().map_or(0, |&(_, n)| n);
+        println!(
+            "  hard  {label:<12} depth 1..5 ms: {}  ({nodes} nodes)",
+            cells.join(" / ")
+        );
+        if let Some(&(d, _)) = t.times.get(4) {
+            fives.push(ms(d));
+        }
+    }
+    summary("Rekushu 20x20 hard depth 5", fives);
     ExitCode::SUCCESS
 }
 
