@@ -161,11 +161,16 @@ impl PlayState {
             return;
         }
         let config = self.config();
+        // One table at a time: the other game's is freed before this one is
+        // made (a switch starts a new game, so it held nothing of use), or two
+        // tables of a large `hash` could exhaust the memory between them.
         match game {
             AnyGame::Rekushu(_) => {
+                self.rebus = None;
                 searcher(&mut self.rekushu, &config);
             }
             AnyGame::Rebus(_) => {
+                self.rekushu = None;
                 searcher(&mut self.rebus, &config);
             }
         }
@@ -708,4 +713,24 @@ pub fn is_search_command(name: &str) -> bool {
             | "list_moves"
             | "gogui-rules_legal_moves"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only the current game's table is held: a large `hash` cannot be
+    /// allocated twice over by switching games.
+    #[test]
+    fn one_table_at_a_time() {
+        let mut play = PlayState::default();
+        let rekushu = AnyGame::Rekushu(Session::new(crate::protocol::engine::new_rekushu(8)));
+        let rebus = AnyGame::Rebus(Session::new(crate::games::rebus::Position::standard()));
+        play.prepare(&rekushu);
+        assert!(play.rekushu.is_some() && play.rebus.is_none());
+        play.prepare(&rebus);
+        assert!(play.rekushu.is_none() && play.rebus.is_some());
+        play.prepare(&rekushu);
+        assert!(play.rekushu.is_some() && play.rebus.is_none());
+    }
 }
