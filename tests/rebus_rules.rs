@@ -302,7 +302,7 @@ fn locks_need_a_complete_free_block_that_would_not_break_at_once() {
         "-",
         "-",
     );
-    assert_eq!(why(&p, "c3L2"), "'c3L2': lock c3L2: d4 is not Red's");
+    assert_eq!(why(&p, "c3L2"), "c3L2: d4 is not Red's");
     assert!(why(&p, "h8L3").contains("does not fit"));
     let block = [
         ("c3", "rW"),
@@ -313,7 +313,7 @@ fn locks_need_a_complete_free_block_that_would_not_break_at_once() {
         ("e4", "rT"),
     ];
     let p = pos(&block, "red", "c3L2", "-");
-    assert!(why(&p, "d3L2").contains("lock d3L2: d3 is already locked"));
+    assert!(why(&p, "d3L2").contains("d3L2: d3 is already locked"));
     // Mixed: one covered edge is fine, two are not.
     let mixed = [
         ("e5", "rW"),
@@ -424,7 +424,7 @@ fn pass_only_without_a_capture() {
     let p = pos(&[("e5", "rW"), ("e6", "bO")], "red", "-", "-");
     assert_eq!(
         why(&p, "pass"),
-        "'pass': pass is illegal: Red has a capture"
+        "pass: Red has a capture"
     );
     assert!(!listed(&p).contains(&"pass".to_string()));
     // Red's only tile is walled in by protected squares; Blue could still capture.
@@ -464,7 +464,7 @@ fn yield_only_when_the_opponent_controls_41() {
     let p = Position::from_position_string(&s).unwrap();
     assert_eq!(
         why(&p, "yield"),
-        "'yield': yield needs Red to control 41 or more squares"
+        "yield: needs Red to control 41 or more squares"
     );
     let s = format!("{} red - -", board_with(blue_top, &[("e5", "rT")]));
     let p = Position::from_position_string(&s).unwrap();

@@ -158,17 +158,16 @@ impl Position {
     fn check_lock(&self, origin: Square, size: u8) -> Result<Move, String> {
         let me = self.side;
         let name = side_name(me);
-        let tok = lock_token(origin, size);
         if !fits(origin, size) {
-            return Err(format!("lock {tok} does not fit on the board"));
+            return Err("the block does not fit on the board".to_string());
         }
         let m = block_mask(origin, size);
         for q in sorted_by_name(m) {
             if self.visible[q as usize].owner != Owner::of(me) {
-                return Err(format!("lock {tok}: {} is not {name}'s", square_name(q)));
+                return Err(format!("{} is not {name}'s", square_name(q)));
             }
             if self.locked & bit(q) != 0 {
-                return Err(format!("lock {tok}: {} is already locked", square_name(q)));
+                return Err(format!("{} is already locked", square_name(q)));
             }
         }
         let first = self.visible[origin as usize].symbol;
@@ -176,7 +175,7 @@ impl Position {
         let covered = covered_edges(origin, size, self.own[me.opp().index()]);
         if covered >= break_threshold(uniform) {
             return Err(format!(
-                "lock {tok} would break at once: {} covers {covered} outside edges of this {} block",
+                "the block would break at once: {} covers {covered} outside edges of this {} block",
                 side_name(me.opp()),
                 if uniform { "uniform" } else { "mixed" }
             ));
@@ -189,7 +188,7 @@ impl Position {
         match w {
             Written::Pass => {
                 if self.has_capture(me, self.protected) {
-                    Err(format!("pass is illegal: {} has a capture", side_name(me)))
+                    Err(format!("{} has a capture", side_name(me)))
                 } else {
                     Ok(Move::PASS)
                 }
@@ -199,12 +198,12 @@ impl Position {
                 let (mine, theirs) = (c[me.index()], c[me.opp().index()]);
                 if theirs < 41 {
                     Err(format!(
-                        "yield needs {} to control 41 or more squares",
+                        "needs {} to control 41 or more squares",
                         side_name(me.opp())
                     ))
                 } else if mine >= theirs {
                     Err(format!(
-                        "yield needs {} to control fewer squares than {}",
+                        "needs {} to control fewer squares than {}",
                         side_name(me),
                         side_name(me.opp())
                     ))
@@ -262,10 +261,10 @@ impl Notation for Position {
             )));
         };
         if self.compute_status() != Status::Ongoing {
-            return Err(MoveError::Illegal(format!("'{trimmed}': the game is over")));
+            return Err(MoveError::Illegal(format!("{trimmed}: the game is over")));
         }
         self.check_written(w)
-            .map_err(|why| MoveError::Illegal(format!("'{trimmed}': {why}")))
+            .map_err(|why| MoveError::Illegal(format!("{trimmed}: {why}")))
     }
 
     fn format_move(&self, mv: Move) -> String {
