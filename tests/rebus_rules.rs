@@ -422,10 +422,7 @@ fn mixed_lock_breaks_at_two_covered_edges_uniform_at_three() {
 #[test]
 fn pass_only_without_a_capture() {
     let p = pos(&[("e5", "rW"), ("e6", "bO")], "red", "-", "-");
-    assert_eq!(
-        why(&p, "pass"),
-        "pass: Red has a capture"
-    );
+    assert_eq!(why(&p, "pass"), "pass: Red has a capture");
     assert!(!listed(&p).contains(&"pass".to_string()));
     // Red's only tile is walled in by protected squares; Blue could still capture.
     let p = pos(&[("a1", "rW"), ("i9", "bO")], "red", "-", "a2,b1,b2");
