@@ -154,9 +154,19 @@ pub struct DepthTimes {
 
 /// Searches `pos` at `level` to `depth` and records when each iteration ended.
 pub fn depth_times<G: crate::search::Evaluate>(pos: &G, level: Level, depth: u32) -> DepthTimes {
+    depth_times_on(pos, level, depth, 1)
+}
+
+/// [`depth_times`] on `threads` threads (Lazy SMP).
+pub fn depth_times_on<G: crate::search::Evaluate>(
+    pos: &G,
+    level: Level,
+    depth: u32,
+    threads: usize,
+) -> DepthTimes {
     use crate::search::{LevelConfig, Limits, Searcher};
     let config = LevelConfig {
-        threads: 1,
+        threads,
         ..level.config()
     };
     let mut searcher = Searcher::<G>::for_level(&config);
