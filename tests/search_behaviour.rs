@@ -221,6 +221,44 @@ fn easy_noise_varies_but_stays_legal() {
     );
 }
 
+/// A noisy level's first iteration is the plain search (a move is known in
+/// milliseconds); its noise widens the windows from depth 2 on, or at depth 1
+/// when that is the deepest asked.
+#[test]
+fn noise_starts_after_the_first_iteration() {
+    let pos = midgame();
+    let infos = |config: &LevelConfig, depth: u32| {
+        let mut out: Vec<SearchInfo<Drop>> = Vec::new();
+        let stop = AtomicBool::new(false);
+        Searcher::<ConnectFour>::new(4).search(
+            &pos,
+            &Limits::depth(depth),
+            config,
+            &stop,
+            &mut |i| out.push(i.clone()),
+        );
+        out
+    };
+    let easy = LevelConfig {
+        threads: 1,
+        ..Level::Easy.config()
+    };
+    let plain = LevelConfig {
+        noise_margin: 0,
+        ..easy
+    };
+    let (noisy, quiet) = (infos(&easy, 3), infos(&plain, 3));
+    assert_eq!(noisy[0].root_moves, quiet[0].root_moves);
+    assert_eq!(noisy[0].nodes, quiet[0].nodes);
+    // Depth 2 searches more with the margin: every move within it is exact.
+    assert!(noisy[1].nodes > quiet[1].nodes);
+    let exact = |i: &SearchInfo<Drop>| i.root_moves.iter().filter(|r| r.exact).count();
+    assert!(exact(&noisy[1]) > exact(&quiet[1]));
+    // Depth 1 alone: the margin applies to it.
+    let only = infos(&easy, 1);
+    assert!(only[0].nodes > quiet[0].nodes);
+}
+
 #[test]
 fn finds_the_immediate_win_and_the_fastest_win() {
     // First has three in column a and is to move.

@@ -55,6 +55,18 @@ impl Default for EvalParams {
 
 /// The evaluation contract. Only `evaluate` and `move_to_u32` are required.
 pub trait Evaluate: Game {
+    /// The most quiescence plies this game's searches use by default (the
+    /// searcher takes the smaller of this and its own default). A game where
+    /// nearly every move is noisy (REBUS: every turn is a capture) needs a
+    /// low cap, or quiescence becomes a full-width search of its own.
+    const QUIESCENCE_PLIES: i32 = i32::MAX;
+
+    /// Up to how many plies from the horizon the searcher may prune late
+    /// moves (only the first few in order are searched; see
+    /// `SearchParams::lmp_depth`). 0, the default: never. A game turns it on
+    /// where matches show it gains.
+    const LATE_MOVE_PRUNING_DEPTH: i32 = 0;
+
     /// Static value of an `Ongoing` position for the side to move, in centi-units.
     /// Must lie strictly inside `±WIN_BOUND`.
     fn evaluate(&self, params: &EvalParams) -> i32;

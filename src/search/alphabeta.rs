@@ -11,7 +11,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::core::Status;
-use crate::search::eval::{DRAW, EvalParams, Evaluate, INFINITY, WIN, is_decisive, plies_to_end};
+use crate::search::eval::{
+    DRAW, EvalParams, Evaluate, INFINITY, WIN, WIN_BOUND, is_decisive, plies_to_end,
+};
 use crate::search::info::RootMoveInfo;
 use crate::search::ordering::{History, Killers, ScoredMove, pick, score_moves};
 use crate::search::params::{
@@ -327,7 +329,17 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 break;
             }
             let prev = completed.as_ref().map(|c| c.score);
-            let score = self.aspiration(depth as i32, prev, margin);
+            // The first iteration is a plain search, so that a move is known
+            // within milliseconds: exact scores for every move within `margin`
+            // cost several times more (REBUS: most captures are within it).
+            // Noise then applies once depth 2 is done, or at once when depth 1
+            // is all there is.
+            let margin_now = if depth >= 2 || depth == max_depth {
+                margin
+            } else {
+                0
+            };
+            let score = self.aspiration(depth as i32, prev, margin_now);
             if self.stopped {
                 break;
             }
@@ -515,7 +527,16 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut bound = Bound::Upper;
+        let lmp_count = if !pv_node && depth <= self.params.lmp_depth {
+            let d = depth as usize;
+            self.params.lmp_base + self.params.lmp_base * d * d / 2
+        } else {
+            usize::MAX
+        };
         for i in 0..list.len() {
+            if i >= lmp_count && best > -WIN_BOUND {
+                break;
+            }
             let sm = pick(&mut list, i);
             let reduction = if self.params.lmr
                 && depth >= self.params.lmr_min_depth

@@ -54,7 +54,7 @@ impl<G: Evaluate> Searcher<G> {
         Searcher {
             tt: TranspositionTable::new(tt_mb),
             tt_asked_mb: tt_mb,
-            params: SearchParams::DEFAULT,
+            params: SearchParams::for_game::<G>(),
             _game: PhantomData,
         }
     }
@@ -76,6 +76,8 @@ impl<G: Evaluate> Searcher<G> {
         &self.params
     }
 
+    /// Replaces every switch, the quiescence depth included (the game's cap,
+    /// [`Evaluate::QUIESCENCE_PLIES`], applies only to the default).
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
     }

@@ -3,6 +3,8 @@
 //! [`SearchParams`] holds the switches a caller (or a test) may change at run
 //! time; the plain constants below are structural limits.
 
+use crate::search::eval::Evaluate;
+
 /// Deepest ply the searcher will reach (main search + quiescence). Sizes the
 /// per-ply stacks (killers, move buffers, PV table).
 pub const MAX_PLY: usize = 128;
@@ -66,6 +68,11 @@ pub struct SearchParams {
     pub lmr_min_depth: i32,
     /// Weight of `move_hint` against history when ordering quiet moves.
     pub hint_weight: i32,
+    /// Late-move pruning: at a non-PV node with at most `lmp_depth` plies
+    /// left, only the first `lmp_base + lmp_base·depth²/2` moves in order are
+    /// searched, once one of them scored above a forced loss (0: off).
+    pub lmp_depth: i32,
+    pub lmp_base: usize,
 }
 
 impl SearchParams {
@@ -77,7 +84,20 @@ impl SearchParams {
         lmr_full_moves: 3,
         lmr_min_depth: 3,
         hint_weight: 64,
+        lmp_depth: 0,
+        lmp_base: 8,
     };
+
+    /// The defaults for game `G`: [`SearchParams::DEFAULT`] with quiescence
+    /// capped at the game's [`Evaluate::QUIESCENCE_PLIES`] and late-move
+    /// pruning to its [`Evaluate::LATE_MOVE_PRUNING_DEPTH`].
+    pub fn for_game<G: Evaluate>() -> SearchParams {
+        SearchParams {
+            qsearch_plies: SearchParams::DEFAULT.qsearch_plies.min(G::QUIESCENCE_PLIES),
+            lmp_depth: G::LATE_MOVE_PRUNING_DEPTH,
+            ..SearchParams::DEFAULT
+        }
+    }
 
     /// Full-width, exact: no reductions. The fixed-depth value then equals
     /// plain minimax with the same quiescence.
