@@ -203,3 +203,20 @@ fn one_thread_search_is_deterministic() {
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.score, b.score);
 }
+
+/// REBUS shapes its own default search (quiescence two plies, late-move
+/// pruning near the horizon); Rekushu keeps the searcher's defaults; a
+/// caller's `set_params` replaces both.
+#[test]
+fn each_game_gets_its_default_search_shape() {
+    use tessera::games::rekushu::Board;
+    use tessera::search::SearchParams;
+    let rebus = *Searcher::<Position>::new(1).params();
+    assert_eq!(rebus.qsearch_plies, 2);
+    assert_eq!(rebus.lmp_depth, 3);
+    assert_eq!(*Searcher::<Board>::new(1).params(), SearchParams::DEFAULT);
+    assert_eq!(SearchParams::DEFAULT.lmp_depth, 0);
+    let mut s = Searcher::<Position>::new(1);
+    s.set_params(SearchParams::EXACT);
+    assert_eq!(*s.params(), SearchParams::EXACT);
+}
