@@ -124,12 +124,13 @@ pub fn rebus_timing_sample() -> Vec<(String, Position)> {
     let midgames = include_str!("../benches/data/rebus_midgames.txt");
     let lines = midgames
         .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
-    for (i, line) in lines.enumerate() {
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+    for (k, (i, line)) in lines.enumerate() {
         // The file is part of the build: a bad line is a bug in the repository.
         let pos = Position::from_position_string(line)
             .unwrap_or_else(|e| panic!("benches/data/rebus_midgames.txt line {}: {e}", i + 1));
-        out.push((format!("midgame {}", i + 1), pos));
+        out.push((format!("midgame {}", k + 1), pos));
     }
     out
 }

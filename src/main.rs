@@ -499,16 +499,43 @@ fn run_bench() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Milliseconds, for the timing report.
+fn millis(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Sorts `v` and returns its median (the upper one of an even count) and its
+/// maximum; zeros when it is empty.
+fn median_and_max(v: &mut [f64]) -> (f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
+    (median, v.last().copied().unwrap_or(0.0))
+}
+
+/// One row of `tessera bench --times`: `pos` searched at hard to `depth`,
+/// the time each depth completed; returns the time of `depth` itself.
+fn depth_row<G: tessera::search::Evaluate>(label: &str, pos: &G, depth: u32) -> Option<f64> {
+    let t = tessera::bench::depth_times(pos, tessera::search::Level::Hard, depth);
+    let cells: Vec<String> = t
+        .times
+        .iter()
+        .map(|&(d, _)| format!("{:.1}", millis(d)))
+        .collect();
+    let nodes = t.times.last().map_or(0, |&(_, n)| n);
+    println!(
+        "  hard  {label:<12} depth 1..{depth} ms: {}  ({nodes} nodes)",
+        cells.join(" / ")
+    );
+    t.times.get(depth as usize - 1).map(|&(d, _)| millis(d))
+}
+
 /// `tessera bench --times`: per position and level, the milliseconds to
 /// complete each depth; then the median and maximum per level.
 fn run_bench_times() -> ExitCode {
     use tessera::bench::{depth_times, depth_times_on, rebus_timing_sample, rekushu_timing_sample};
     use tessera::search::Level;
-    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     let summary = |label: &str, mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
-        let max = v.last().copied().unwrap_or(0.0);
+        let (median, max) = median_and_max(&mut v);
         println!(
             "{label:<34} median {median:>9.2} ms  max {max:>9.2} ms  ({} positions)",
             v.len()
@@ -530,49 +557,24 @@ fn run_bench_times() -> ExitCode {
             };
             println!(
                 "  {level:<5} {label:<12} depth 1 {:>9.2} ms {nodes:>9} nodes",
-                ms(time)
+                millis(time)
             );
-            firsts.push(ms(time));
+            firsts.push(millis(time));
         }
         summary(&format!("REBUS {level} depth 1"), firsts);
     }
     println!("REBUS: time to complete depth 4 at hard from the standard setup and the deals");
-    let mut fours = Vec::new();
-    for (label, pos) in rebus.iter().filter(|(l, _)| !l.starts_with("midgame")) {
-        let t = depth_times(pos, Level::Hard, 4);
-        let cells: Vec<String> = t
-            .times
-            .iter()
-            .map(|&(d, _)| format!("{:.1}", ms(d)))
-            .collect();
-        let nodes = t.times.last().map_or(0, |&(_, n)| n);
-        println!(
-            "  hard  {label:<12} depth 1..4 ms: {}  ({nodes} nodes)",
-            cells.join(" / ")
-        );
-        if let Some(&(d, _)) = t.times.get(3) {
-            fours.push(ms(d));
-        }
-    }
+    let fours = rebus
+        .iter()
+        .filter(|(l, _)| !l.starts_with("midgame"))
+        .filter_map(|(label, pos)| depth_row(label, pos, 4))
+        .collect();
     summary("REBUS hard depth 4", fours);
     println!("Rekushu 20x20: time to complete depths 1..5 at hard");
-    let mut fives = Vec::new();
-    for (label, pos) in rekushu_timing_sample() {
-        let t = depth_times(&pos, Level::Hard, 5);
-        let cells: Vec<String> = t
-            .times
-            .iter()
-            .map(|&(d, _)| format!("{:.1}", ms(d)))
-            .collect();
-        let nodes = t.times.last().map_or(0, |&(_, n)| n);
-        println!(
-            "  hard  {label:<12} depth 1..5 ms: {}  ({nodes} nodes)",
-            cells.join(" / ")
-        );
-        if let Some(&(d, _)) = t.times.get(4) {
-            fives.push(ms(d));
-        }
-    }
+    let fives = rekushu_timing_sample()
+        .iter()
+        .filter_map(|(label, pos)| depth_row(label, pos, 5))
+        .collect();
     summary("Rekushu 20x20 hard depth 5", fives);
     println!("Lazy SMP: time to a fixed depth at hard, 1 and 2 threads (speed-up = 1 / 2)");
     let mut ratios = Vec::new();
@@ -583,7 +585,7 @@ fn run_bench_times() -> ExitCode {
         );
         ratios.push(t1 / t2);
     };
-    let last = |t: tessera::bench::DepthTimes| t.times.last().map_or(0.0, |&(d, _)| ms(d));
+    let last = |t: tessera::bench::DepthTimes| t.times.last().map_or(0.0, |&(d, _)| millis(d));
     for (label, pos) in rebus.iter().filter(|(l, _)| l.starts_with("deal")).take(10) {
         let one = last(depth_times_on(pos, Level::Hard, 5, 1));
         let two = last(depth_times_on(pos, Level::Hard, 5, 2));
@@ -594,11 +596,10 @@ fn run_bench_times() -> ExitCode {
         let two = last(depth_times_on(&pos, Level::Hard, 4, 2));
         smp(&format!("Rekushu {label} depth 4"), one, two);
     }
-    ratios.sort_by(f64::total_cmp);
+    let (median, _) = median_and_max(&mut ratios);
     println!(
-        "Lazy SMP speed-up, median of {}: x{:.2}",
-        ratios.len(),
-        ratios.get(ratios.len() / 2).copied().unwrap_or(0.0)
+        "Lazy SMP speed-up, median of {}: x{median:.2}",
+        ratios.len()
     );
     ExitCode::SUCCESS
 }
