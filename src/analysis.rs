@@ -28,10 +28,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::core::GameText;
 use crate::core::eval::{WIN, WIN_BOUND};
 use crate::core::{Side, Status};
 use crate::protocol::analyze::analysis_score as score_text;
-use crate::protocol::session::ProtocolGame;
 use crate::record::{Line, Record, RecordError, Replay, Start};
 use crate::search::{Evaluate, Level, LevelConfig, Limits, Searcher};
 
@@ -121,7 +121,7 @@ pub fn analyze(
             let n = size.saturating_sub(1).min(100) as i32;
             n * n
         }
-        Start::Rebus { .. } => 81,
+        Start::Rebus { .. } => crate::games::rebus::SQUARES as i32,
     };
     Ok(match record.replay()? {
         Replay::Rekushu(line) => analyze_line(&line, max_lead, options, progress),
@@ -163,7 +163,7 @@ fn comparable(score: i32, max_lead: i32) -> i64 {
     }
 }
 
-fn analyze_line<G: ProtocolGame + Evaluate>(
+fn analyze_line<G: GameText + Evaluate>(
     line: &Line<G>,
     max_lead: i32,
     options: &Options,
@@ -236,7 +236,7 @@ fn analyze_line<G: ProtocolGame + Evaluate>(
         progress(i + 1, total);
     }
     Analysis {
-        game: G::ID,
+        game: G::ID.name(),
         first_name: G::side_name(Side::First),
         second_name: G::side_name(Side::Second),
         moves,

@@ -13,6 +13,7 @@ use tessera::protocol::parse::{
 };
 use tessera::protocol::play::is_search_command;
 use tessera::protocol::{Engine, Input};
+use tessera::search::params::MAX_THREADS;
 
 #[derive(Parser)]
 #[command(
@@ -626,8 +627,8 @@ fn run_analyze(
         Ok(l) => l,
         Err(e) => return fail(e.to_string()),
     };
-    if !(1..=256).contains(&threads) {
-        return fail(format!("--threads {threads}: 1 to 256 threads"));
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return fail(format!("--threads {threads}: 1 to {MAX_THREADS} threads"));
     }
     let budget = match (depth, time) {
         (Some(d), _) if !(1..=100).contains(&d) => {

@@ -9,7 +9,7 @@ use tessera::bench::random_line;
 use tessera::core::{Game, SplitMix64, Status};
 use tessera::games::rebus::Position;
 use tessera::games::rekushu::Board;
-use tessera::search::eval::{DRAW, EvalParams, Evaluate, WIN};
+use tessera::search::eval::{DRAW, EvalParams, Evaluate, ListAt, WIN};
 use tessera::search::{Level, LevelConfig, Limits, SearchParams, Searcher};
 
 fn terminal<G: Game>(g: &G, ply: i32) -> Option<i32> {
@@ -21,23 +21,28 @@ fn terminal<G: Game>(g: &G, ply: i32) -> Option<i32> {
     }
 }
 
-fn moves_of<G: Evaluate>(g: &G, ep: &EvalParams) -> Vec<G::Move> {
+fn moves_of<G: Evaluate>(g: &G, ep: &EvalParams, at: ListAt) -> Vec<G::Move> {
     let mut moves = Vec::new();
-    g.generate_search_moves(&mut moves, ep);
+    g.generate_search_moves(&mut moves, ep, at);
     moves
 }
 
+/// The list the searcher asks for at `ply`.
+fn list_at(ply: i32) -> ListAt {
+    if ply == 0 { ListAt::Root } else { ListAt::Tree }
+}
+
 /// Stand pat or a noisy move, for at most `qmax` plies.
-fn quiesce<G: Evaluate>(g: &mut G, ply: i32, qply: i32, qmax: i32, ep: &Params) -> i32 {
+fn quiesce<G: Evaluate>(g: &mut G, ply: i32, qply: i32, qmax: i32, ep: &EvalParams) -> i32 {
     if let Some(s) = terminal(g, ply) {
         return s;
     }
-    let stand = g.evaluate(ep.at(ply));
+    let stand = g.evaluate(ep);
     if qply >= qmax {
         return stand;
     }
     let mut best = stand;
-    for mv in moves_of(g, ep.at(ply)) {
+    for mv in moves_of(g, ep, list_at(ply)) {
         if g.is_noisy(mv) {
             g.make_move(mv);
             best = best.max(-quiesce(g, ply + 1, qply + 1, qmax, ep));
@@ -48,7 +53,7 @@ fn quiesce<G: Evaluate>(g: &mut G, ply: i32, qply: i32, qmax: i32, ep: &Params) 
 }
 
 /// Plain depth-limited negamax: no pruning, no table, no ordering.
-fn minimax<G: Evaluate>(g: &mut G, depth: i32, ply: i32, qmax: i32, ep: &Params) -> i32 {
+fn minimax<G: Evaluate>(g: &mut G, depth: i32, ply: i32, qmax: i32, ep: &EvalParams) -> i32 {
     if let Some(s) = terminal(g, ply) {
         return s;
     }
@@ -56,32 +61,12 @@ fn minimax<G: Evaluate>(g: &mut G, depth: i32, ply: i32, qmax: i32, ep: &Params)
         return quiesce(g, ply, 0, qmax, ep);
     }
     let mut best = -WIN - 1;
-    for mv in moves_of(g, ep.at(ply)) {
+    for mv in moves_of(g, ep, list_at(ply)) {
         g.make_move(mv);
         best = best.max(-minimax(g, depth - 1, ply + 1, qmax, ep));
         g.unmake_move(mv);
     }
     best
-}
-
-/// The evaluation switches at the root and below it (`exact_at_root_only`).
-struct Params {
-    root: EvalParams,
-    tree: EvalParams,
-}
-
-impl Params {
-    fn new(root: EvalParams) -> Self {
-        let tree = EvalParams {
-            exact_chains: root.exact_chains && !root.exact_at_root_only,
-            ..root
-        };
-        Params { root, tree }
-    }
-
-    fn at(&self, ply: i32) -> &EvalParams {
-        if ply == 0 { &self.root } else { &self.tree }
-    }
 }
 
 /// Checks every position; returns how many were compared.
@@ -96,7 +81,7 @@ fn compare_with<G: Evaluate>(positions: &[G], config: LevelConfig, depth: u32, q
         noise_margin: 0,
         ..config
     };
-    let ep = Params::new(config.eval);
+    let ep = config.eval;
     let params = SearchParams {
         qsearch_plies: qmax,
         ..SearchParams::EXACT
@@ -114,7 +99,7 @@ fn compare_with<G: Evaluate>(positions: &[G], config: LevelConfig, depth: u32, q
             "position {i} ({level}, depth {depth})"
         );
         let best = result.best_move.expect("an ongoing position has a move");
-        assert!(moves_of(pos, &config.eval).contains(&best));
+        assert!(moves_of(pos, &config.eval, ListAt::Root).contains(&best));
     }
     positions.len()
 }

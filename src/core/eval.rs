@@ -36,7 +36,8 @@ pub struct EvalParams {
     pub exact_chains: bool,
     /// With `exact_chains`: the root move list is exact, the tree below it is
     /// pruned as without (`mike`: every distinct move is considered for play,
-    /// while the tree stays as narrow as `hard`'s).
+    /// while the tree stays as narrow as `hard`'s). The searcher says which
+    /// list it asks for ([`ListAt`]); the game decides what that means.
     pub exact_at_root_only: bool,
     /// REBUS: bonus (centi-units) for each lock held, in the evaluation and in
     /// move ordering (locks are then tried first); 0 = neutral.
@@ -51,6 +52,16 @@ impl Default for EvalParams {
             lock_bonus: 0,
         }
     }
+}
+
+/// Where a search move list is made: at the root (the moves the engine may
+/// play) or below it. A game may list the root more fully than the tree
+/// (REBUS `mike`: [`EvalParams::exact_at_root_only`]); the searcher only says
+/// which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListAt {
+    Root,
+    Tree,
 }
 
 /// The evaluation contract. Only `evaluate` and `move_to_u32` are required.
@@ -89,7 +100,12 @@ pub trait Evaluate: Game {
     /// show to be equivalent to others, or (at weaker settings) moves judged
     /// useless. Default: every legal move, which keeps fixed-depth values equal
     /// to plain minimax.
-    fn generate_search_moves(&self, moves: &mut Vec<Self::Move>, _params: &EvalParams) {
+    fn generate_search_moves(
+        &self,
+        moves: &mut Vec<Self::Move>,
+        _params: &EvalParams,
+        _at: ListAt,
+    ) {
         self.generate_moves(moves);
     }
 
@@ -103,16 +119,17 @@ pub trait Evaluate: Game {
         &self,
         moves: &mut Vec<Self::Move>,
         params: &EvalParams,
+        at: ListAt,
         _keep_going: &mut dyn FnMut(usize) -> bool,
     ) {
-        self.generate_search_moves(moves, params);
+        self.generate_search_moves(moves, params, at);
     }
 
     /// The noisy moves of [`Evaluate::generate_search_moves`], in the same
     /// order: what quiescence tries. A game may produce them directly, without
     /// listing the quiet moves first. Default: filter the search moves.
-    fn generate_noisy_moves(&self, moves: &mut Vec<Self::Move>, params: &EvalParams) {
-        self.generate_search_moves(moves, params);
+    fn generate_noisy_moves(&self, moves: &mut Vec<Self::Move>, params: &EvalParams, at: ListAt) {
+        self.generate_search_moves(moves, params, at);
         moves.retain(|&mv| self.is_noisy(mv));
     }
 

@@ -22,8 +22,9 @@ use std::time::{Duration, Instant};
 
 use super::engine::{AnyGame, Engine};
 use super::play::{SearchRun, check_genmove, genmove_in, pv_text};
-use super::session::{ProtocolGame, Session};
+use super::session::Session;
 use super::{CommandError, CommandResult};
+use crate::core::GameText;
 use crate::core::Status;
 use crate::core::eval::{Evaluate, proven_result};
 use crate::search::params::MAX_DEPTH;
@@ -159,11 +160,7 @@ pub fn analysis_score(score: i32) -> String {
 /// info move C2 order 1 score +0.04 pv C2 A1 B1 A2 B2
 /// info move A1 order 2 score +0.00 bound upper pv A1
 /// ```
-pub fn analysis_block<G: ProtocolGame>(
-    pos: &G,
-    info: &SearchInfo<G::Move>,
-    moves: usize,
-) -> String {
+pub fn analysis_block<G: GameText>(pos: &G, info: &SearchInfo<G::Move>, moves: usize) -> String {
     let mut out = Vec::with_capacity(moves);
     for (i, rm) in info.root_moves.iter().take(moves).enumerate() {
         let (score, exact, line) = if i == 0 && !info.pv.is_empty() {
@@ -206,7 +203,7 @@ pub fn analysis_block<G: ProtocolGame>(
 /// or sets `stop`. A stop is passed on only after the first iteration has
 /// completed, so every reply holds at least one block.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn stream_search<G: ProtocolGame + Evaluate>(
+pub(crate) fn stream_search<G: GameText + Evaluate>(
     searcher: &mut Searcher<G>,
     pos: &G,
     limits: &Limits,
@@ -367,7 +364,7 @@ struct Analysis<'a> {
 }
 
 impl Analysis<'_> {
-    fn run<G: ProtocolGame + Evaluate>(
+    fn run<G: GameText + Evaluate>(
         &self,
         s: &Session<G>,
         slot: &mut Option<Searcher<G>>,
@@ -471,7 +468,7 @@ pub fn genmove_analyze(e: &mut Engine, args: &[String]) -> CommandResult {
 
 /// The search of `genmove_analyze`: `genmove`'s (one line, the level's
 /// limits), streamed.
-fn streaming_run<'r, G: ProtocolGame + Evaluate>(
+fn streaming_run<'r, G: GameText + Evaluate>(
     spec: StreamSpec,
     input: &'r InputProbe,
     out: &'r mut Emitter<'_>,

@@ -3,11 +3,13 @@
 //! `rekushu.rs` and `rebus.rs`.
 
 use super::engine::{AnyGame, Engine, keep_going, with_session};
-use super::session::{ProtocolGame, Session};
+use super::session::Session;
 use super::{
     CommandError, CommandResult, ErrorKind, analyze, gogui, play as engine_play, rebus, records,
     rekushu,
 };
+use crate::core::GameId;
+use crate::core::GameText;
 
 pub type Handler = fn(&mut Engine, &[String]) -> CommandResult;
 
@@ -17,7 +19,7 @@ pub struct Command {
     pub usage: &'static str,
     pub help: &'static str,
     /// `Some(game)` when the command belongs to one game only.
-    pub game: Option<&'static str>,
+    pub game: Option<GameId>,
     pub run: Handler,
 }
 
@@ -306,7 +308,7 @@ pub static COMMANDS: &[Command] = &[
         gogui::board_gfx,
     ),
     Command {
-        game: Some("rekushu"),
+        game: Some(GameId::Rekushu),
         ..cmd(
             "claim",
             "<colour> <corner> <corner>",
@@ -315,7 +317,7 @@ pub static COMMANDS: &[Command] = &[
         )
     },
     Command {
-        game: Some("rebus"),
+        game: Some(GameId::Rebus),
         ..cmd(
             "setup",
             "<position string> | random <seed>",
@@ -324,7 +326,7 @@ pub static COMMANDS: &[Command] = &[
         )
     },
     Command {
-        game: Some("rebus"),
+        game: Some(GameId::Rebus),
         ..cmd(
             "position",
             "",
@@ -333,7 +335,7 @@ pub static COMMANDS: &[Command] = &[
         )
     },
     Command {
-        game: Some("rebus"),
+        game: Some(GameId::Rebus),
         ..cmd(
             "lock",
             "<colour> <square> <2|3>",
@@ -342,7 +344,7 @@ pub static COMMANDS: &[Command] = &[
         )
     },
     Command {
-        game: Some("rebus"),
+        game: Some(GameId::Rebus),
         ..cmd(
             "turn_limit",
             "[plies]",
@@ -406,7 +408,7 @@ fn help(_: &mut Engine, args: &[String]) -> CommandResult {
 
 fn game(e: &mut Engine, args: &[String]) -> CommandResult {
     match args {
-        [] => Ok(e.game.id().into()),
+        [] => Ok(e.game.id().name().into()),
         [g] => match g.to_ascii_lowercase().as_str() {
             "rekushu" => {
                 e.switch_to_rekushu();
@@ -456,7 +458,7 @@ fn boardsize(e: &mut Engine, args: &[String]) -> CommandResult {
             e.switch_to_rekushu();
         }
         AnyGame::Rebus(_) => {
-            if size != 9 {
+            if size != crate::games::rebus::SIDE {
                 return Err(CommandError::new(
                     ErrorKind::UnacceptableSize,
                     format!("{n} (the REBUS board is 9x9)"),
@@ -482,7 +484,7 @@ fn play(e: &mut Engine, args: &[String]) -> CommandResult {
     Ok(String::new())
 }
 
-pub fn play_in<G: ProtocolGame>(
+pub fn play_in<G: GameText>(
     s: &mut Session<G>,
     colour: &str,
     mv: &str,

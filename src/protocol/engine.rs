@@ -11,6 +11,7 @@ use super::play::{PlayState, is_search_command};
 use super::rebus::RebusState;
 use super::session::Session;
 use super::{CommandError, CommandResult};
+use crate::core::GameId;
 use crate::games::rebus::{self, Position};
 use crate::games::rekushu::Board;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,10 +25,10 @@ pub enum AnyGame {
 }
 
 impl AnyGame {
-    pub fn id(&self) -> &'static str {
+    pub fn id(&self) -> GameId {
         match self {
-            AnyGame::Rekushu(_) => "rekushu",
-            AnyGame::Rebus(_) => "rebus",
+            AnyGame::Rekushu(_) => GameId::Rekushu,
+            AnyGame::Rebus(_) => GameId::Rebus,
         }
     }
 }
@@ -204,8 +205,8 @@ pub(crate) fn new_rekushu(size: usize) -> Board {
 impl Engine {
     /// The name of the side to move (`Black`, `Red`…).
     pub fn side_to_move_name(&self) -> &'static str {
-        use super::session::ProtocolGame;
         use crate::core::Game;
+        use crate::core::GameText;
         match &self.game {
             AnyGame::Rekushu(s) => Board::side_name(s.pos.side_to_move()),
             AnyGame::Rebus(s) => Position::side_name(s.pos.side_to_move()),

@@ -18,12 +18,12 @@
 
 use super::commands::{exact_args, no_args};
 use super::engine::{AnyGame, Engine, keep_going};
-use super::session::ProtocolGame;
 use super::{CommandError, CommandResult, play as engine_play};
+use crate::core::GameText;
 use crate::core::{Game, Side};
-use crate::games::rebus::Position;
 use crate::games::rebus::square::{Squares, file_of, rank_of, square_name};
 use crate::games::rebus::tile::{Owner, SYMBOL_LETTERS};
+use crate::games::rebus::{Position, SQUARES};
 use crate::games::rekushu::{Board, mirror};
 
 /// GoGui's column letters (no `I`); its largest board is 25×25.
@@ -154,7 +154,7 @@ pub fn final_result(e: &mut Engine, args: &[String]) -> CommandResult {
     })
 }
 
-fn result_text<G: ProtocolGame>(s: &super::session::Session<G>) -> String {
+fn result_text<G: GameText>(s: &super::session::Session<G>) -> String {
     match s.resigned {
         Some(side) => format!("{}+R", &G::side_name(side.opp())[..1]),
         None => s.pos.score_text(),
@@ -346,7 +346,7 @@ fn rebus_gfx(p: &Position) -> String {
         .collect();
     out.push(format!(
         "TEXT Red (X) {red}, Blue (O) {blue}, Green {}; {} to move; locks: {}",
-        81 - red - blue,
+        SQUARES as u32 - red - blue,
         Position::side_name(p.side_to_move()),
         if locks.is_empty() {
             "none".to_string()

@@ -10,10 +10,12 @@ use std::time::{Duration, Instant};
 
 use super::commands::exact_args;
 use super::engine::{AnyGame, Engine};
-use super::session::{ProtocolGame, Session};
+use super::session::Session;
 use super::{CommandError, CommandResult};
+use crate::core::GameText;
 use crate::core::eval::{Evaluate, proven_result};
-use crate::core::{Notation, Side};
+use crate::core::{GiveUp, Notation, Side};
+use crate::search::params::{MAX_DEPTH, MAX_THREADS};
 use crate::search::random::{position_seed, random_move_until};
 use crate::search::timeman::budget;
 use crate::search::uct::{UctBudget, uct_search};
@@ -263,7 +265,7 @@ pub(crate) type SearchRun<'r, G> = dyn FnMut(
 
 /// Searches the session's position for the side to move. `resign_word` is what
 /// the game says when the level gives up (`resign`; REBUS: `yield` if legal).
-fn think<G: ProtocolGame + Evaluate>(
+fn think<G: GameText + Evaluate>(
     s: &Session<G>,
     slot: &mut Option<Searcher<G>>,
     play: &PlayState,
@@ -285,7 +287,7 @@ fn think<G: ProtocolGame + Evaluate>(
 }
 
 /// The plain search of `genmove`, each iteration's `info` line to `info`.
-pub(crate) fn plain_run<'r, G: ProtocolGame + Evaluate>(
+pub(crate) fn plain_run<'r, G: GameText + Evaluate>(
     info: &'r mut dyn FnMut(&str),
 ) -> impl FnMut(&mut Searcher<G>, &G, &Limits, &LevelConfig, &AtomicBool) -> SearchResult<G::Move> + 'r
 {
@@ -295,7 +297,7 @@ pub(crate) fn plain_run<'r, G: ProtocolGame + Evaluate>(
 }
 
 /// A move of a reference level, and its summary line.
-fn think_reference<G: ProtocolGame>(
+fn think_reference<G: GameText>(
     pos: &G,
     play: &PlayState,
     reference: Reference,
@@ -343,7 +345,7 @@ fn think_reference<G: ProtocolGame>(
 
 /// Checks that the engine may move for `colour` now (`name` is the command,
 /// quoted in the error).
-pub(crate) fn check_genmove<G: ProtocolGame>(
+pub(crate) fn check_genmove<G: GameText>(
     s: &Session<G>,
     name: &str,
     colour: &str,
@@ -360,7 +362,7 @@ pub(crate) fn check_genmove<G: ProtocolGame>(
 
 /// `genmove`, `reg_genmove` and `genmove_analyze` for one game, the colour
 /// already checked by [`check_genmove`].
-pub(crate) fn genmove_in<G: ProtocolGame + Evaluate>(
+pub(crate) fn genmove_in<G: GameText + Evaluate>(
     s: &mut Session<G>,
     slot: &mut Option<Searcher<G>>,
     play: &mut PlayState,
@@ -386,23 +388,26 @@ pub(crate) fn genmove_in<G: ProtocolGame + Evaluate>(
         )));
     };
     if resign {
-        // Giving up: REBUS has a legal `yield` for that; Rekushu resigns.
-        if let Ok(y) = s.pos.parse_move("yield") {
-            let text = if commit {
-                s.push(y)
-            } else {
-                s.pos.format_move(y)
-            };
-            return Ok(Choice { text, summary });
-        }
-        if G::ID == "rekushu" {
-            if commit {
-                s.resigned = Some(side);
+        // Giving up: the game says how (REBUS `yield`, Rekushu resigns).
+        match s.pos.give_up() {
+            GiveUp::Move(y) => {
+                let text = if commit {
+                    s.push(y)
+                } else {
+                    s.pos.format_move(y)
+                };
+                return Ok(Choice { text, summary });
             }
-            return Ok(Choice {
-                text: "resign".into(),
-                summary,
-            });
+            GiveUp::Resign => {
+                if commit {
+                    s.resigned = Some(side);
+                }
+                return Ok(Choice {
+                    text: "resign".into(),
+                    summary,
+                });
+            }
+            GiveUp::PlayOn => {}
         }
     }
     let text = if commit {
@@ -585,9 +590,11 @@ pub fn limit(e: &mut Engine, args: &[String]) -> CommandResult {
             let d: u32 = n
                 .parse()
                 .ok()
-                .filter(|d| (1..=100).contains(d))
+                .filter(|d| (1..=MAX_DEPTH as u32).contains(d))
                 .ok_or_else(|| {
-                    CommandError::syntax(format!("limit depth: '{n}' is not a depth (1 to 100)"))
+                    CommandError::syntax(format!(
+                        "limit depth: '{n}' is not a depth (1 to {MAX_DEPTH})"
+                    ))
                 })?;
             lim.depth = Some(d);
             Ok(String::new())
@@ -670,7 +677,7 @@ pub fn setoption(e: &mut Engine, args: &[String]) -> CommandResult {
     };
     let o = &mut e.play.overrides;
     match name.to_ascii_lowercase().as_str() {
-        "threads" => o.threads = in_range(1, 256)?,
+        "threads" => o.threads = in_range(1, MAX_THREADS)?,
         "hash" => o.hash_mb = in_range(1, 65536)?,
         "seed" => {
             o.seed = if default {

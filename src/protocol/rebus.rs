@@ -3,9 +3,7 @@
 
 use super::commands::{exact_args, no_args, play_in};
 use super::engine::{AnyGame, Engine};
-use super::session::{ProtocolGame, lead_text};
 use super::{CommandError, CommandResult, ErrorKind};
-use crate::core::{Game, Side};
 use crate::games::rebus::{DEFAULT_TURN_LIMIT, Position};
 
 /// REBUS settings that outlive a game.
@@ -19,43 +17,6 @@ impl Default for RebusState {
     fn default() -> Self {
         RebusState {
             turn_limit: DEFAULT_TURN_LIMIT,
-        }
-    }
-}
-
-impl ProtocolGame for Position {
-    const ID: &'static str = "rebus";
-    const COLOUR_WORDS: &'static str = "red, blue, r, b";
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "Red",
-            Side::Second => "Blue",
-        }
-    }
-
-    fn parse_side(word: &str) -> Option<Side> {
-        match word.to_ascii_lowercase().as_str() {
-            "red" | "r" => Some(Side::First),
-            "blue" | "b" => Some(Side::Second),
-            _ => None,
-        }
-    }
-
-    fn score_text(&self) -> String {
-        lead_text(self.counts(), ['R', 'B'])
-    }
-
-    fn end_reason(&self, last_move: Option<&str>) -> &'static str {
-        let [r, b] = self.counts();
-        if last_move == Some("yield") {
-            "yield"
-        } else if r.max(b) >= 51 {
-            "51"
-        } else if self.turn_limit() != 0 && self.ply() >= self.turn_limit() as usize {
-            "turn-limit"
-        } else {
-            "no-captures"
         }
     }
 }

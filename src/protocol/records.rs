@@ -9,8 +9,9 @@
 //! rules still apply: `#` starts a comment, and runs of spaces read as one.
 
 use super::engine::{AnyGame, Engine};
-use super::session::{ProtocolGame, Session};
+use super::session::Session;
 use super::{CommandError, CommandResult};
+use crate::core::GameText;
 use crate::core::Status;
 use crate::record::{GameResult, Record, RecordMove, Replay, Start, write_record_file};
 
@@ -32,7 +33,7 @@ pub fn current_record(e: &Engine) -> Record {
 }
 
 /// The position before the first move of the session.
-fn start_of<G: ProtocolGame>(s: &Session<G>) -> G {
+fn start_of<G: GameText>(s: &Session<G>) -> G {
     let mut pos = s.pos.clone();
     for played in s.history.iter().rev() {
         pos.unmake_move(played.mv);
@@ -40,7 +41,7 @@ fn start_of<G: ProtocolGame>(s: &Session<G>) -> G {
     pos
 }
 
-fn record_of<G: ProtocolGame>(s: &Session<G>, start: Start) -> Record {
+fn record_of<G: GameText>(s: &Session<G>, start: Start) -> Record {
     let mut r = Record::new(start);
     let status = s.status();
     r.result = GameResult::from_status(status);
@@ -48,9 +49,7 @@ fn record_of<G: ProtocolGame>(s: &Session<G>, start: Start) -> Record {
         r.reason = Some(if s.resigned.is_some() {
             "resign".into()
         } else {
-            s.pos
-                .end_reason(s.history.last().map(|p| p.text.as_str()))
-                .into()
+            s.pos.end_reason().into()
         });
     }
     r.score = Some(s.pos.score_text());
@@ -126,7 +125,7 @@ fn read_record_file(path: &str) -> Result<String, CommandError> {
 
 /// The session of a replayed game after its first `n` moves; the side to move
 /// resigned when the record says so and `n` is all of them.
-fn session_after<G: ProtocolGame>(
+fn session_after<G: GameText>(
     line: &crate::record::Line<G>,
     n: usize,
     record: &Record,

@@ -2,41 +2,12 @@
 
 use super::commands::exact_args;
 use super::engine::{AnyGame, Engine};
-use super::session::{ProtocolGame, lead_text};
 use super::{CommandError, CommandResult};
-use crate::core::{Notation, Side};
+use crate::core::{GameText, Notation};
 use crate::games::rekushu::Board;
 
 pub const MIN_SIZE: usize = Board::MIN_SIZE;
 pub const MAX_SIZE: usize = Board::MAX_SIZE;
-
-impl ProtocolGame for Board {
-    const ID: &'static str = "rekushu";
-    const COLOUR_WORDS: &'static str = "black, white, b, w";
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "Black",
-            Side::Second => "White",
-        }
-    }
-
-    fn parse_side(word: &str) -> Option<Side> {
-        match word.to_ascii_lowercase().as_str() {
-            "black" | "b" => Some(Side::First),
-            "white" | "w" => Some(Side::Second),
-            _ => None,
-        }
-    }
-
-    fn score_text(&self) -> String {
-        lead_text(self.tile_counts(), ['B', 'W'])
-    }
-
-    fn end_reason(&self, _last_move: Option<&str>) -> &'static str {
-        "no-placement"
-    }
-}
 
 /// `claim <colour> <corner> <corner>`: the optional second step of the move that
 /// colour has just played. The same result as `play <colour> <vertex>:<a>-<b>`.
@@ -58,7 +29,7 @@ pub fn claim(e: &mut Engine, args: &[String]) -> CommandResult {
             Board::side_name(side)
         )));
     }
-    if last.text.contains(':') {
+    if last.mv.claim().is_some() {
         return Err(CommandError::illegal(format!(
             "{what}: {}'s move {} already made its one claim",
             Board::side_name(side),

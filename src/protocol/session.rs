@@ -5,7 +5,7 @@
 
 use super::{CommandError, ErrorKind};
 use crate::core::perft::{perft_divide_until, perft_until};
-use crate::core::{Game, Notation, Side, Status};
+use crate::core::{Game, GameText, Side, Status};
 
 /// The most moves `list_moves` answers with (a REBUS same-symbol cluster can
 /// have millions; `perft 1` counts them).
@@ -14,32 +14,6 @@ pub const MAX_LISTED_MOVES: u64 = 100_000;
 /// The reply of a long command that `stop` or other input cut short.
 pub fn interrupted(what: &str) -> CommandError {
     CommandError::refused(format!("{what}: interrupted"))
-}
-
-/// What the protocol needs of a game beyond its rules: names and texts.
-pub trait ProtocolGame: Game + Notation {
-    /// The word `game` takes (`rekushu`, `rebus`).
-    const ID: &'static str;
-    /// The colour words `play` accepts, for error messages.
-    const COLOUR_WORDS: &'static str;
-    /// A side's name (`Black`, `Red`).
-    fn side_name(side: Side) -> &'static str;
-    /// The side a colour word names, case-insensitive.
-    fn parse_side(word: &str) -> Option<Side>;
-    /// The current score: `B+3`, `W+1`, `R+5`, `0`.
-    fn score_text(&self) -> String;
-    /// Why a finished game ended, in a word or two (`no-placement`, `51`…).
-    fn end_reason(&self, last_move: Option<&str>) -> &'static str;
-}
-
-/// `X+n` for the side with more (`letters[side]`), or `0` when equal.
-pub fn lead_text(counts: [u32; 2], letters: [char; 2]) -> String {
-    let [a, b] = counts;
-    match a.cmp(&b) {
-        std::cmp::Ordering::Greater => format!("{}+{}", letters[0], a - b),
-        std::cmp::Ordering::Less => format!("{}+{}", letters[1], b - a),
-        std::cmp::Ordering::Equal => "0".into(),
-    }
 }
 
 /// A played move and its canonical text.
@@ -58,7 +32,7 @@ pub struct Session<G: Game> {
     pub resigned: Option<Side>,
 }
 
-impl<G: ProtocolGame> Session<G> {
+impl<G: GameText> Session<G> {
     pub fn new(pos: G) -> Self {
         Session {
             pos,
@@ -87,12 +61,7 @@ impl<G: ProtocolGame> Session<G> {
         match (self.status(), self.resigned) {
             (Status::Ongoing, _) => "ongoing".into(),
             (Status::Won(w), Some(_)) => format!("over {}+R resign", &G::side_name(w)[..1]),
-            _ => format!(
-                "over {} {}",
-                self.pos.score_text(),
-                self.pos
-                    .end_reason(self.history.last().map(|p| p.text.as_str()))
-            ),
+            _ => format!("over {} {}", self.pos.score_text(), self.pos.end_reason()),
         }
     }
 

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::core::Status;
 use crate::search::eval::{
-    DRAW, EvalParams, Evaluate, INFINITY, WIN, WIN_BOUND, is_decisive, plies_to_end,
+    DRAW, EvalParams, Evaluate, INFINITY, ListAt, WIN, WIN_BOUND, is_decisive, plies_to_end,
 };
 use crate::search::info::RootMoveInfo;
 use crate::search::ordering::{History, Killers, ScoredMove, pick, score_moves};
@@ -74,8 +74,6 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     shared: Shared<'a>,
     params: SearchParams,
     eval: EvalParams,
-    /// The parameters below the root (`eval` unless exact only at the root).
-    tree_eval: EvalParams,
     pos: G,
     is_main: bool,
     pub nodes: u64,
@@ -106,10 +104,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             shared,
             params,
             eval,
-            tree_eval: EvalParams {
-                exact_chains: eval.exact_chains && !eval.exact_at_root_only,
-                ..eval
-            },
             pos: root.clone(),
             is_main,
             nodes: 0,
@@ -228,13 +222,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         list.clear();
         self.scratch.clear();
         // Quiescence lists only noisy moves, in the order the full list has them.
-        let eval = if ply == 0 {
-            &self.eval
-        } else {
-            &self.tree_eval
-        };
+        let at = if ply == 0 { ListAt::Root } else { ListAt::Tree };
         if noisy_only {
-            self.pos.generate_noisy_moves(&mut self.scratch, eval);
+            self.pos
+                .generate_noisy_moves(&mut self.scratch, &self.eval, at);
         } else {
             let shared = self.shared;
             let is_main = self.is_main;
@@ -246,8 +237,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     && !shared.must_stop(is_main)
                     && !(is_main && shared.time.hard_share_spent(share))
             };
-            self.pos
-                .generate_search_moves_until(&mut self.scratch, eval, &mut keep_going);
+            self.pos.generate_search_moves_until(
+                &mut self.scratch,
+                &self.eval,
+                at,
+                &mut keep_going,
+            );
         }
         // A long list took long to make: look at the clock and the flags now
         // rather than up to `CHECK_EVERY` such nodes later. (Only the clock and

@@ -10,8 +10,9 @@ use crate::search::eval::Evaluate;
 pub const MAX_PLY: usize = 128;
 /// Deepest nominal iteration.
 pub const MAX_DEPTH: i32 = 100;
-/// Most search threads accepted (more are clamped).
-pub const MAX_THREADS: usize = 1024;
+/// Most search threads accepted: `setoption threads` and `--threads` take 1
+/// to this, and the searcher clamps any larger count to it.
+pub const MAX_THREADS: usize = 256;
 /// Nodes between checks of the stop flag, clock and node limit.
 pub const CHECK_EVERY: u64 = 1024;
 /// Nodes between checks of the stop flag and the clock alone (the node total

@@ -21,6 +21,7 @@
 //! in RULES §2.1; Blue's half is Red's reflected, so neither side is favoured
 //! except by moving first. The same seed gives the same deal on every machine.
 
+use super::SQUARES;
 use super::position::Position;
 use super::square::make_square;
 use super::tile::{NUM_PLAYER_SYMBOLS, Owner, Tile};
@@ -71,7 +72,7 @@ impl Position {
         shuffle(&mut rng, &mut lower);
         let mut middle = GREEN_NINE;
         shuffle(&mut rng, &mut middle);
-        let mut visible = [Tile::new(Owner::Green, 9); 81];
+        let mut visible = [Tile::new(Owner::Green, 9); SQUARES];
         for (i, &t) in lower.iter().enumerate() {
             let (file, rank) = ((i % 9) as u8, (i / 9) as u8);
             visible[make_square(file, rank) as usize] = t;
@@ -85,6 +86,6 @@ impl Position {
         for (file, &t) in middle.iter().enumerate() {
             visible[make_square(file as u8, 4) as usize] = t;
         }
-        Position::from_parts(visible, [None; 81], Side::First, &[], 0)
+        Position::from_parts(visible, [None; SQUARES], Side::First, &[], 0)
     }
 }

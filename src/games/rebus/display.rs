@@ -2,6 +2,7 @@
 //! side to move, the counts, locks and protection. No empty lines and no
 //! trailing newline.
 
+use super::SQUARES;
 use super::notation::{lock_token, side_name};
 use super::position::Position;
 use super::square::{Squares, make_square, square_name};
@@ -57,7 +58,7 @@ impl Position {
             self.ply,
             c[0],
             c[1],
-            81 - c[0] - c[1]
+            SQUARES as u32 - c[0] - c[1]
         ));
         lines.push(format!(
             "active Stars: Red {}, Blue {} (at most 5 each)",

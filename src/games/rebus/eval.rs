@@ -24,11 +24,11 @@
 //! are over locks and full history boxes.
 
 use crate::core::Game;
-use crate::core::eval::{EvalParams, Evaluate, WIN_BOUND};
+use crate::core::eval::{EvalParams, Evaluate, ListAt, WIN_BOUND};
 use crate::games::rebus::locks::covered_edges;
 use crate::games::rebus::square::Squares;
 use crate::games::rebus::tile::{Owner, STAR};
-use crate::games::rebus::{Move, MoveKind, Position};
+use crate::games::rebus::{Move, MoveKind, Position, WINNING_COUNT};
 
 /// Evaluation and ordering weights, centi-squares unless said otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,7 +198,7 @@ impl Position {
                 if symbol == STAR {
                     h += n * H.star_copy;
                 }
-                if self.counts()[me.index()] as i32 + n >= 51 {
+                if self.counts()[me.index()] as i32 + n >= WINNING_COUNT as i32 {
                     h += H.wins;
                 }
                 if let Some(q) = nominee {
@@ -216,6 +216,13 @@ impl Position {
             MoveKind::Pass | MoveKind::Yield => 0,
         }
     }
+}
+
+/// Whether a search list is exact (every chain set, every nomination that can
+/// matter) where the searcher asks for it: `mike` lists its root exactly and,
+/// with `exact_at_root_only`, the tree as `hard` does.
+fn exact_list(params: &EvalParams, at: ListAt) -> bool {
+    params.exact_chains && (at == ListAt::Root || !params.exact_at_root_only)
 }
 
 impl Evaluate for Position {
@@ -243,21 +250,22 @@ impl Evaluate for Position {
         self.hint(mv, params.lock_bonus)
     }
 
-    fn generate_search_moves(&self, moves: &mut Vec<Move>, params: &EvalParams) {
-        self.search_moves(moves, params.exact_chains);
+    fn generate_search_moves(&self, moves: &mut Vec<Move>, params: &EvalParams, at: ListAt) {
+        self.search_moves(moves, exact_list(params, at));
     }
 
     fn generate_search_moves_until(
         &self,
         moves: &mut Vec<Move>,
         params: &EvalParams,
+        at: ListAt,
         keep_going: &mut dyn FnMut(usize) -> bool,
     ) {
-        self.search_moves_until(moves, params.exact_chains, keep_going);
+        self.search_moves_until(moves, exact_list(params, at), keep_going);
     }
 
-    fn generate_noisy_moves(&self, moves: &mut Vec<Move>, params: &EvalParams) {
-        self.search_noisy_moves(moves, params.exact_chains);
+    fn generate_noisy_moves(&self, moves: &mut Vec<Move>, params: &EvalParams, at: ListAt) {
+        self.search_noisy_moves(moves, exact_list(params, at));
     }
 
     /// Bare captures (no nomination) that take two or more squares, an
@@ -276,7 +284,7 @@ impl Evaluate for Position {
         let oi = self.side.opp().index();
         n >= 2
             || squares & self.own[oi] & self.sym[STAR as usize] != 0
-            || self.counts()[self.side_to_move().index()] + n >= 51
+            || self.counts()[self.side_to_move().index()] + n >= WINNING_COUNT
     }
 
     fn move_to_u32(&self, mv: Move) -> u32 {

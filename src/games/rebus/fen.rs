@@ -10,6 +10,7 @@
 //! `red` or `blue`. Totals per owner are not checked (captures change them).
 //! Locks and protected squares are written in square order (a1, b1, …, i9).
 
+use super::SQUARES;
 use super::locks::{Lock, block_mask, fits};
 use super::notation::side_name;
 use super::position::Position;
@@ -86,8 +87,8 @@ impl Position {
         if ranks.len() != 9 {
             return err(format!("the board has {} ranks, expected 9", ranks.len()));
         }
-        let mut visible = [Tile::new(Owner::Green, 9); 81];
-        let mut boxes: [Option<Tile>; 81] = [None; 81];
+        let mut visible = [Tile::new(Owner::Green, 9); SQUARES];
+        let mut boxes: [Option<Tile>; SQUARES] = [None; SQUARES];
         for (i, rank_text) in ranks.iter().enumerate() {
             let rank = 8 - i as u8;
             let tokens = split_rank(rank_text);
@@ -134,7 +135,7 @@ impl Position {
             other => return err(format!("unknown side '{other}', expected 'red' or 'blue'")),
         };
         for side in Side::BOTH {
-            let n = (0..81)
+            let n = (0..SQUARES)
                 .filter(|&q| visible[q] == Tile::new(Owner::of(side), STAR))
                 .count();
             if n > 5 {

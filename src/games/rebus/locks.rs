@@ -6,6 +6,7 @@
 //! so they are fixed when the lock is made. Locks are disjoint and kept sorted by
 //! origin square so that equal positions compare equal.
 
+use super::SQUARES;
 use super::square::{ALL, Square, SquareSet, file_of, make_square, rank_of};
 use crate::core::Side;
 
@@ -50,7 +51,7 @@ pub const fn break_threshold(uniform: bool) -> u32 {
 #[inline]
 pub const fn fits(origin: Square, size: u8) -> bool {
     (size == 2 || size == 3)
-        && origin < 81
+        && (origin as usize) < SQUARES
         && file_of(origin) + size <= 9
         && rank_of(origin) + size <= 9
 }
@@ -96,20 +97,20 @@ const fn build_edges(origin: u8, size: u8) -> [SquareSet; 4] {
 }
 
 struct Tables {
-    block: [[SquareSet; 81]; 2],
-    edges: [[[SquareSet; 4]; 81]; 2],
+    block: [[SquareSet; SQUARES]; 2],
+    edges: [[[SquareSet; 4]; SQUARES]; 2],
 }
 
 const fn build_tables() -> Tables {
     let mut t = Tables {
-        block: [[0; 81]; 2],
-        edges: [[[0; 4]; 81]; 2],
+        block: [[0; SQUARES]; 2],
+        edges: [[[0; 4]; SQUARES]; 2],
     };
     let mut s = 0;
     while s < 2 {
         let size = s as u8 + 2;
         let mut o = 0;
-        while o < 81 {
+        while o < SQUARES {
             if fits(o as u8, size) {
                 t.block[s][o] = build_block(o as u8, size);
                 t.edges[s][o] = build_edges(o as u8, size);

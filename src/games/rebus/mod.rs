@@ -47,6 +47,15 @@ use crate::core::{Game, Side, Status};
 
 /// The default turn limit in plies (RULES §2.7).
 pub const DEFAULT_TURN_LIMIT: u32 = 400;
+/// Files and ranks of the board.
+pub const SIDE: usize = 9;
+/// Squares of the 9×9 board.
+pub const SQUARES: usize = SIDE * SIDE;
+/// Controlling this many squares wins at once (RULES §2.7).
+pub const WINNING_COUNT: u32 = 51;
+/// A side may yield only to an opponent controlling at least this many
+/// squares (RULES §2.7).
+pub const YIELD_AT: u32 = 41;
 
 impl Game for Position {
     type Move = Move;

@@ -13,13 +13,47 @@ use super::square::{
     Square, SquareSet, bit, file_of, parse_square, rank_of, reach, sorted_by_name, square_name,
 };
 use super::tile::{Owner, STAR};
-use super::{Move, MoveKind};
+use super::{Move, MoveKind, YIELD_AT};
+use crate::core::id::{GameId, GameText, GiveUp, lead_text};
 use crate::core::{MoveError, Notation, Side, Status};
 
 pub(crate) fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "Red",
-        Side::Second => "Blue",
+    Position::side_name(side)
+}
+
+impl GameText for Position {
+    const ID: GameId = GameId::Rebus;
+    const COLOUR_WORDS: &'static str = "red, blue, r, b";
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "Red",
+            Side::Second => "Blue",
+        }
+    }
+
+    fn parse_side(word: &str) -> Option<Side> {
+        match word.to_ascii_lowercase().as_str() {
+            "red" | "r" => Some(Side::First),
+            "blue" | "b" => Some(Side::Second),
+            _ => None,
+        }
+    }
+
+    fn score_text(&self) -> String {
+        lead_text(self.counts(), ['R', 'B'])
+    }
+
+    fn end_reason(&self) -> &'static str {
+        Position::end_reason(self)
+    }
+
+    /// `yield` where the rules allow it (RULES §2.7); otherwise play on.
+    fn give_up(&self) -> GiveUp<Move> {
+        match self.parse_move("yield") {
+            Ok(mv) => GiveUp::Move(mv),
+            Err(_) => GiveUp::PlayOn,
+        }
     }
 }
 
@@ -196,9 +230,9 @@ impl Position {
             Written::Yield => {
                 let c = self.counts();
                 let (mine, theirs) = (c[me.index()], c[me.opp().index()]);
-                if theirs < 41 {
+                if theirs < YIELD_AT {
                     Err(format!(
-                        "needs {} to control 41 or more squares",
+                        "needs {} to control {YIELD_AT} or more squares",
                         side_name(me.opp())
                     ))
                 } else if mine >= theirs {

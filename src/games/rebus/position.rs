@@ -6,11 +6,12 @@
 //! `hash` equals [`Position::compute_hash`]. Make pushes one undo record on a
 //! preallocated stack, so playing a move does not allocate.
 
+use super::SQUARES;
 use super::locks::{Lock, Locks, covered_edges};
 use super::square::{ALL, Square, SquareSet, Squares, bit};
 use super::tile::{Owner, STAR, Symbol, Tile};
 use super::zobrist;
-use super::{DEFAULT_TURN_LIMIT, Move, MoveKind};
+use super::{DEFAULT_TURN_LIMIT, Move, MoveKind, WINNING_COUNT};
 use crate::core::{Side, Status};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,8 +28,8 @@ pub(crate) struct Undo {
 /// [`Position::random`] or [`Position::from_position_string`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
-    pub(crate) visible: [Tile; 81],
-    pub(crate) boxes: [Option<Tile>; 81],
+    pub(crate) visible: [Tile; SQUARES],
+    pub(crate) boxes: [Option<Tile>; SQUARES],
     /// Squares whose visible tile is Red's, Blue's, Green's.
     pub(crate) own: [SquareSet; 3],
     /// Squares whose visible tile shows each symbol.
@@ -51,8 +52,8 @@ pub struct Position {
 impl Position {
     /// A position from raw parts; the caller has validated them.
     pub(crate) fn from_parts(
-        visible: [Tile; 81],
-        boxes: [Option<Tile>; 81],
+        visible: [Tile; SQUARES],
+        boxes: [Option<Tile>; SQUARES],
         side: Side,
         locks: &[Lock],
         protected: SquareSet,
@@ -74,7 +75,7 @@ impl Position {
             hash: 0,
             undo: Vec::with_capacity(512),
         };
-        for sq in 0..81u8 {
+        for sq in 0..SQUARES as u8 {
             let t = visible[sq as usize];
             p.own[t.owner.index()] |= bit(sq);
             p.sym[t.symbol as usize] |= bit(sq);
@@ -96,7 +97,7 @@ impl Position {
     /// The hash computed from scratch; always equal to [`crate::core::Game::hash`].
     pub fn compute_hash(&self) -> u64 {
         let mut h = zobrist::side(self.side);
-        for sq in 0..81u8 {
+        for sq in 0..SQUARES as u8 {
             h ^= zobrist::visible(sq, self.visible[sq as usize]);
             if let Some(b) = self.boxes[sq as usize] {
                 h ^= zobrist::buried(sq, b);
@@ -130,12 +131,12 @@ impl Position {
 
     /// The visible tile on a square.
     pub fn tile(&self, sq: Square) -> Tile {
-        self.visible[sq as usize % 81]
+        self.visible[sq as usize % SQUARES]
     }
 
     /// The buried tile of a square's history box, if any.
     pub fn buried(&self, sq: Square) -> Option<Tile> {
-        self.boxes[sq as usize % 81]
+        self.boxes[sq as usize % SQUARES]
     }
 
     /// The locks, sorted by origin square.
@@ -256,7 +257,7 @@ impl Position {
                     self.put_visible(q, restored);
                     self.hash ^= zobrist::visible(q, restored);
                 }
-                let nom = nominee.map_or(0, |n| bit(n % 81));
+                let nom = nominee.map_or(0, |n| bit(n % SQUARES as u8));
                 self.set_protected(squares | nom);
             }
             MoveKind::Lock { origin, size } => {
@@ -335,16 +336,30 @@ impl Position {
         }
     }
 
+    /// Why a finished game ended, checked in the order of
+    /// [`Position::compute_status`]: `yield`, `51`, `turn-limit`, `no-captures`.
+    pub fn end_reason(&self) -> &'static str {
+        if self.yielded.is_some() {
+            "yield"
+        } else if self.counts().into_iter().max().unwrap_or(0) >= WINNING_COUNT {
+            "51"
+        } else if self.turn_limit != 0 && self.ply >= self.turn_limit {
+            "turn-limit"
+        } else {
+            "no-captures"
+        }
+    }
+
     /// RULES §2.7: yield, 51, the turn limit, no captures.
     pub(crate) fn compute_status(&self) -> Status {
         if let Some(y) = self.yielded {
             return Status::Won(y.opp());
         }
         let c = self.counts();
-        if c[0] >= 51 {
+        if c[0] >= WINNING_COUNT {
             return Status::Won(Side::First);
         }
-        if c[1] >= 51 {
+        if c[1] >= WINNING_COUNT {
             return Status::Won(Side::Second);
         }
         if self.turn_limit != 0 && self.ply >= self.turn_limit {

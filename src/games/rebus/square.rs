@@ -4,13 +4,15 @@
 //! squares is a `u128` with bit `sq` set. Every set this module returns stays within
 //! [`ALL`] (bits 81..128 are always clear).
 
+use super::SQUARES;
+
 /// A square index, `rank * 9 + file`, both 0-based.
 pub type Square = u8;
 
 /// A set of squares, one bit per square.
 pub type SquareSet = u128;
 
-pub const ALL: SquareSet = (1u128 << 81) - 1;
+pub const ALL: SquareSet = (1u128 << SQUARES) - 1;
 
 const fn file_mask(file: u32) -> SquareSet {
     let mut m = 0u128;

@@ -6,6 +6,7 @@
 //! from the tiles), protected squares, the side to move and a yield. It does not
 //! cover the ply counter or the turn limit.
 
+use super::SQUARES;
 use super::square::Square;
 use super::tile::{NUM_SYMBOLS, Tile};
 use crate::core::{Side, SplitMix64};
@@ -13,10 +14,10 @@ use crate::core::{Side, SplitMix64};
 const SEED: u64 = 0x5245_4255_535F_5A42; // "REBUS_ZB"
 
 pub struct Keys {
-    pub visible: [[u64; 3 * NUM_SYMBOLS]; 81],
-    pub buried: [[u64; 3 * NUM_SYMBOLS]; 81],
-    pub lock: [[u64; 2]; 81],
-    pub protected: [u64; 81],
+    pub visible: [[u64; 3 * NUM_SYMBOLS]; SQUARES],
+    pub buried: [[u64; 3 * NUM_SYMBOLS]; SQUARES],
+    pub lock: [[u64; 2]; SQUARES],
+    pub protected: [u64; SQUARES],
     pub blue_to_move: u64,
     pub yielded: [u64; 2],
 }
@@ -24,15 +25,15 @@ pub struct Keys {
 const fn build() -> Keys {
     let mut rng = SplitMix64::new(SEED);
     let mut k = Keys {
-        visible: [[0; 3 * NUM_SYMBOLS]; 81],
-        buried: [[0; 3 * NUM_SYMBOLS]; 81],
-        lock: [[0; 2]; 81],
-        protected: [0; 81],
+        visible: [[0; 3 * NUM_SYMBOLS]; SQUARES],
+        buried: [[0; 3 * NUM_SYMBOLS]; SQUARES],
+        lock: [[0; 2]; SQUARES],
+        protected: [0; SQUARES],
         blue_to_move: 0,
         yielded: [0; 2],
     };
     let mut sq = 0;
-    while sq < 81 {
+    while sq < SQUARES {
         let mut i = 0;
         while i < 3 * NUM_SYMBOLS {
             k.visible[sq][i] = rng.next();

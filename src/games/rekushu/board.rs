@@ -48,6 +48,8 @@ pub struct Board {
 impl Board {
     pub const MIN_SIZE: usize = 4;
     pub const MAX_SIZE: usize = 26;
+    /// Points of the largest board.
+    pub const MAX_POINTS: usize = Self::MAX_SIZE * Self::MAX_SIZE;
 
     /// An empty `size`×`size` board with Black to move; `None` outside 4..=26.
     pub fn new(size: usize) -> Option<Board> {

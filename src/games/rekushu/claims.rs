@@ -15,7 +15,7 @@ use super::grid::{next_above, next_below, span};
 use super::moves::Rect;
 
 /// The most rectangles one side can have to claim: one per stone.
-pub(crate) const MAX_CLAIMS: usize = 26 * 26;
+pub(crate) const MAX_CLAIMS: usize = Board::MAX_POINTS;
 
 /// A buffer for [`Board::claimable_rects`].
 pub(crate) const fn claim_buffer() -> [Rect; MAX_CLAIMS] {

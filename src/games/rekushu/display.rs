@@ -8,18 +8,12 @@
 //! tile counts, each player's last placement with its mirror types, and the
 //! vertices the side to move may not play because of the mirror rule.
 
+use crate::core::id::GameText;
 use crate::core::{Game, Side, Status};
 
 use super::board::Board;
 use super::mirror;
 use super::notation::vertex_text;
-
-fn name(s: Side) -> &'static str {
-    match s {
-        Side::First => "Black",
-        Side::Second => "White",
-    }
-}
 
 impl Board {
     /// A multi-line picture (no empty lines, no trailing newline).
@@ -53,18 +47,22 @@ impl Board {
         lines.push(format!("    {letters}"));
         let [b, w] = self.counts;
         match self.status() {
-            Status::Ongoing => {
-                lines.push(format!("{} to move (ply {})", name(self.side), self.ply()))
-            }
-            Status::Won(s) => {
-                lines.push(format!("Game over: {} wins (ply {})", name(s), self.ply()))
-            }
+            Status::Ongoing => lines.push(format!(
+                "{} to move (ply {})",
+                Board::side_name(self.side),
+                self.ply()
+            )),
+            Status::Won(s) => lines.push(format!(
+                "Game over: {} wins (ply {})",
+                Board::side_name(s),
+                self.ply()
+            )),
             Status::Draw => lines.push(format!("Game over: draw (ply {})", self.ply())),
         }
         lines.push(format!("Tiles: Black {b}, White {w}"));
         for s in Side::BOTH {
             match self.last_placement(s) {
-                None => lines.push(format!("{} last placed: none", name(s))),
+                None => lines.push(format!("{} last placed: none", Board::side_name(s))),
                 Some(((x, y), t)) => {
                     let types = if t == 0 {
                         "none".to_string()
@@ -73,7 +71,7 @@ impl Board {
                     };
                     lines.push(format!(
                         "{} last placed: {} (mirror types: {types})",
-                        name(s),
+                        Board::side_name(s),
                         vertex_text(x, y)
                     ));
                 }
@@ -91,7 +89,7 @@ impl Board {
             }
             lines.push(format!(
                 "Mirror ban for {}: {}",
-                name(self.side),
+                Board::side_name(self.side),
                 banned.join(", ")
             ));
         }

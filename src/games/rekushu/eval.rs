@@ -101,11 +101,11 @@ struct Summary {
     valid: bool,
     /// Hint part for blocking the opponent's available claims, per vertex
     /// (index `y * 26 + x`); valid where `blocked` is set.
-    block: [i32; 676],
+    block: [i32; Board::MAX_POINTS],
     blocked: Grid,
     /// Hint part for the 3-corner threats a stone here would pivot; valid
     /// where `threat` is set.
-    threat_hint: [i32; 676],
+    threat_hint: [i32; Board::MAX_POINTS],
     threat: Grid,
     /// Placements whose nearest stone along the row or column is the mover's.
     aligned: Grid,
@@ -130,9 +130,9 @@ impl Summary {
         key: 0,
         n: 0,
         valid: false,
-        block: [0; 676],
+        block: [0; Board::MAX_POINTS],
         blocked: Grid { rows: [0; 26] },
-        threat_hint: [0; 676],
+        threat_hint: [0; Board::MAX_POINTS],
         threat: Grid { rows: [0; 26] },
         aligned: Grid { rows: [0; 26] },
         extend: Grid { rows: [0; 26] },

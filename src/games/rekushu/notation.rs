@@ -3,7 +3,8 @@
 //! including I. Parsing never panics: text that is not a move on this board is a
 //! `Syntax` error, a well-formed move the rules forbid is `Illegal` with a reason.
 
-use crate::core::{MoveError, Notation};
+use crate::core::id::{GameId, GameText, GiveUp, lead_text};
+use crate::core::{MoveError, Notation, Side};
 
 use super::board::Board;
 use super::mirror;
@@ -153,5 +154,39 @@ impl Notation for Board {
             None => vertex_text(x, y),
             Some(r) => format!("{}:{}", vertex_text(x, y), rect_text(r)),
         }
+    }
+}
+
+impl GameText for Board {
+    const ID: GameId = GameId::Rekushu;
+    const COLOUR_WORDS: &'static str = "black, white, b, w";
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "Black",
+            Side::Second => "White",
+        }
+    }
+
+    fn parse_side(word: &str) -> Option<Side> {
+        match word.to_ascii_lowercase().as_str() {
+            "black" | "b" => Some(Side::First),
+            "white" | "w" => Some(Side::Second),
+            _ => None,
+        }
+    }
+
+    fn score_text(&self) -> String {
+        lead_text(self.tile_counts(), ['B', 'W'])
+    }
+
+    /// RULES: the game ends when no placement is left.
+    fn end_reason(&self) -> &'static str {
+        "no-placement"
+    }
+
+    /// Rekushu has no conceding move: a level that gives up resigns.
+    fn give_up(&self) -> GiveUp<Move> {
+        GiveUp::Resign
     }
 }

@@ -6,9 +6,9 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use tessera::core::GameText;
 use tessera::core::{Side, Status};
 use tessera::games::rebus::Position;
-use tessera::protocol::session::ProtocolGame;
 
 use crate::adjudication::{Adjudication, Tracker, parse_summary};
 use crate::openings::{GameKind, Opening, rekushu_board};
@@ -245,7 +245,7 @@ impl Fault {
     }
 }
 
-struct Referee<'a, G: ProtocolGame> {
+struct Referee<'a, G: GameText> {
     pos: G,
     seats: [&'a mut Seat; 2],
     limits: Limits,
@@ -255,7 +255,7 @@ struct Referee<'a, G: ProtocolGame> {
     times: [MoveTimes; 2],
 }
 
-fn colour<G: ProtocolGame>(side: Side) -> String {
+fn colour<G: GameText>(side: Side) -> String {
     G::side_name(side).to_ascii_lowercase()
 }
 
@@ -270,7 +270,7 @@ fn ms(d: Duration) -> u128 {
     d.as_millis()
 }
 
-impl<'a, G: ProtocolGame> Referee<'a, G> {
+impl<'a, G: GameText> Referee<'a, G> {
     fn new(pos: G, seats: [&'a mut Seat; 2], limits: Limits) -> Self {
         Referee {
             pos,
@@ -459,8 +459,7 @@ impl<'a, G: ProtocolGame> Referee<'a, G> {
             match self.pos.status() {
                 Status::Ongoing => {}
                 status => {
-                    let last = self.moves.last().map(|m| m.text.as_str());
-                    let reason = self.pos.end_reason(last).to_string();
+                    let reason = self.pos.end_reason().to_string();
                     let winner = match status {
                         Status::Won(side) => Some(seat_of(side)),
                         _ => None,
