@@ -7,16 +7,20 @@
 //! 3. [`record`] — game records: the text format of both games, its writer and
 //!    its strict parser, which replays every move with the rules.
 //! 4. [`search`] — the generic searcher, compiled once per game.
-//! 5. [`protocol`] — a line in, a typed command, the engine, a typed reply, text out.
-//!    No terminal I/O: `main.rs` owns stdin/stdout (only `savegame`/`loadgame`
-//!    touch files, the ones they are given).
-//! 6. [`bench`] — the fixed positions and depths of `tessera bench`;
+//! 5. [`engine`] — the engine proper: the game being played, each game's
+//!    searcher, the settings, the stop flag, and the driver that runs the
+//!    protocol loop over any input and output.
+//! 6. [`protocol`] — a line in, a typed command, the engine, a typed reply, text out.
+//!    No terminal I/O (only `savegame`/`loadgame` touch files, the ones they
+//!    are given).
+//! 7. [`bench`] — the fixed positions and depths of `tessera bench`;
 //!    [`analysis`] — `tessera analyze`: every position of a record searched,
 //!    each move's loss against the engine's best.
 
 pub mod analysis;
 pub mod bench;
 pub mod core;
+pub mod engine;
 pub mod games;
 pub mod protocol;
 pub mod record;

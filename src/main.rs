@@ -3,16 +3,11 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tessera::protocol::parse::{
-    MAX_LINE_BYTES, ReadLine, parse_request, read_line_capped, too_long_reply,
-};
-use tessera::protocol::play::is_search_command;
-use tessera::protocol::{Engine, Input};
+use tessera::engine::driver::{self, Ended};
+use tessera::protocol::{Engine, Gtp};
 use tessera::search::params::MAX_THREADS;
 
 #[derive(Parser)]
@@ -173,11 +168,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// The protocol loop: one reply per command, flushed at once, until `quit` or
-/// the end of input. A reader thread reads ahead, so that a `stop` line can
-/// interrupt a running search or enumeration and any line can end a streamed
-/// analysis; bytes that are not UTF-8 are read lossily, and a line longer than
-/// `MAX_LINE_BYTES` is refused without being held.
+/// The protocol loop on stdin and stdout ([`driver::run`]), after the
+/// `--init` commands; search progress goes to stderr.
 fn run_protocol(init: &[String]) -> ExitCode {
     let mut engine = Engine::new();
     for line in init {
@@ -189,142 +181,20 @@ fn run_protocol(init: &[String]) -> ExitCode {
         }
     }
     // The first move's table is allocated now, not on its clock.
-    engine.play.prepare(&engine.game);
+    engine.prepare();
     // Never `eprintln!`: it panics when stderr is closed, and a controller may
     // close it (or not read it) while a search runs.
-    engine.info_sink = Box::new(|line| {
+    engine.set_info_sink(Box::new(|line| {
         let _ = writeln!(io::stderr().lock(), "{line}");
-    });
-    // Streamed replies (analyze, genmove_analyze) go out a piece at a time.
-    engine.reply_sink = Some(Box::new(|text| {
-        let mut out = io::stdout().lock();
-        // A controller that went away is noticed by the main loop's next write.
-        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
     }));
-    let stop = Arc::clone(&engine.play.stop);
-    // Search commands read but not yet answered.
-    // The reader sets the stop flag only while one is pending, and the loop
-    // clears it when the last one is answered, both under this lock: a `stop`
-    // read just as a search ends can never stop the next one.
-    let pending = Arc::new(Mutex::new(0usize));
-    // Lines read by the reader, and taken by this loop: more read than taken
-    // means the controller has sent another line (blank or not) since the
-    // command now running.
-    let read = Arc::new(AtomicU64::new(0));
-    let taken = Arc::new(AtomicU64::new(0));
-    let closed = Arc::new(AtomicBool::new(false));
-    // Blank lines read, and how many had been read when the command running
-    // now was taken: one more interrupts a long enumeration (perft, list_moves).
-    let blanks = Arc::new(AtomicU64::new(0));
-    let blanks_before = Arc::new(AtomicU64::new(0));
-    engine.interrupt = {
-        let (blanks, before) = (Arc::clone(&blanks), Arc::clone(&blanks_before));
-        Box::new(move || blanks.load(Ordering::SeqCst) > before.load(Ordering::SeqCst))
-    };
-    engine.input = {
-        let (read, taken, closed) = (Arc::clone(&read), Arc::clone(&taken), Arc::clone(&closed));
-        Box::new(move || {
-            if read.load(Ordering::SeqCst) > taken.load(Ordering::SeqCst) {
-                Input::Line
-            } else if closed.load(Ordering::SeqCst) {
-                Input::Closed
-            } else {
-                Input::Quiet
-            }
-        })
-    };
-    // Each line as read, with the moment it was read: a search's time counts
-    // from then, as the controller's clock does.
-    // (and the blank lines read before it).
-    let (tx, rx) = mpsc::channel::<(io::Result<ReadLine>, Instant, u64)>();
-    let reader_pending = Arc::clone(&pending);
-    let reader_blanks = Arc::clone(&blanks);
-    std::thread::spawn(move || {
-        let stdin = io::stdin();
-        let mut input = stdin.lock();
-        let mut buf = Vec::with_capacity(256);
-        loop {
-            let got = read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES);
-            let at = Instant::now();
-            let blanks_so_far = reader_blanks.load(Ordering::SeqCst);
-            match &got {
-                Ok(ReadLine::End) | Err(_) => {
-                    let _ = tx.send((got, at, blanks_so_far));
-                    break;
-                }
-                Ok(ReadLine::TooLong(_)) => {
-                    read.fetch_add(1, Ordering::SeqCst);
-                }
-                Ok(ReadLine::Line(line)) => {
-                    // Every line counts, a blank one too (Enter ends an analysis).
-                    read.fetch_add(1, Ordering::SeqCst);
-                    if line.trim().is_empty() {
-                        reader_blanks.fetch_add(1, Ordering::SeqCst);
-                    }
-                    if let Some(req) = parse_request(line) {
-                        let mut pending = reader_pending.lock().unwrap_or_else(|e| e.into_inner());
-                        if is_search_command(&req.name) {
-                            *pending += 1;
-                        } else if req.name == "stop" && *pending > 0 {
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    }
-                }
-            }
-            if tx.send((got, at, blanks_so_far)).is_err() {
-                break;
-            }
-        }
-        closed.store(true, Ordering::SeqCst);
-    });
-    for (got, at, blanks_so_far) in rx {
-        let line = match got {
-            Ok(ReadLine::Line(line)) => line,
-            Ok(ReadLine::End) => break,
-            Ok(ReadLine::TooLong(len)) => {
-                taken.fetch_add(1, Ordering::SeqCst);
-                if !write_reply(&too_long_reply(len)) {
-                    return ExitCode::SUCCESS;
-                }
-                continue;
-            }
-            Err(e) => {
-                let _ = writeln!(io::stderr(), "tessera: cannot read input: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
-        taken.fetch_add(1, Ordering::SeqCst);
-        blanks_before.store(blanks_so_far, Ordering::SeqCst);
-        let request = parse_request(&line);
-        let searched = request.is_some_and(|r| is_search_command(&r.name));
-        let reply = engine.handle_line_at(&line, at);
-        if searched {
-            let mut pending = pending.lock().unwrap_or_else(|e| e.into_inner());
-            *pending = pending.saturating_sub(1);
-            if *pending == 0 {
-                engine.play.stop.store(false, Ordering::SeqCst);
-            }
-        }
-        if let Some(reply) = reply
-            && !write_reply(&reply)
-        {
-            // The controller went away; nothing left to answer.
-            return ExitCode::SUCCESS;
-        }
-        if engine.should_quit() {
-            break;
+    let input = io::BufReader::new(io::stdin());
+    match driver::run(&mut engine, &mut Gtp, input, io::stdout()) {
+        Ended::Done => ExitCode::SUCCESS,
+        Ended::ReadError(e) => {
+            let _ = writeln!(io::stderr(), "tessera: cannot read input: {e}");
+            ExitCode::FAILURE
         }
     }
-    ExitCode::SUCCESS
-}
-
-/// Writes and flushes a reply; false if the controller has gone away.
-fn write_reply(reply: &str) -> bool {
-    let mut stdout = io::stdout().lock();
-    stdout
-        .write_all(reply.as_bytes())
-        .and_then(|_| stdout.flush())
-        .is_ok()
 }
 
 fn run_perft(

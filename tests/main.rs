@@ -38,9 +38,11 @@ mod search_minimax;
 // Records, analysis and the protocol (in the library and through the binary).
 mod analysis;
 mod protocol_analyze;
+mod protocol_driver;
 mod protocol_play;
 mod protocol_records;
 mod protocol_transcripts;
+mod protocol_usage;
 mod records;
 mod sabaki_gtp;
 

@@ -160,13 +160,13 @@ fn library_analysis_ends_on_input_and_leaves_the_position() {
     }
     let line_arrived = Arc::new(AtomicBool::new(false));
     let probe = Arc::clone(&line_arrived);
-    e.input = Box::new(move || {
+    e.set_input(Box::new(move || {
         if probe.load(Ordering::SeqCst) {
             Input::Line
         } else {
             Input::Quiet
         }
-    });
+    }));
     let before = e.fingerprint();
     let flag = Arc::clone(&line_arrived);
     let started = Instant::now();
@@ -204,7 +204,7 @@ fn library_analysis_with_a_limit_ends_by_itself_and_streams_to_the_sink() {
     e.handle_line("limit depth 3");
     let streamed = Arc::new(Mutex::new(String::new()));
     let sink = Arc::clone(&streamed);
-    e.reply_sink = Some(Box::new(move |text| {
+    e.set_reply_sink(Box::new(move |text| {
         sink.lock().expect("lock").push_str(text)
     }));
     let before = e.fingerprint();

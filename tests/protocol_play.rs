@@ -101,7 +101,7 @@ fn stop_interrupts_a_search_with_a_legal_move() {
     // mike thinks 3 s per move by default; the stop comes much earlier.
     ok(&mut e, "level mike");
     let legal = ok(&mut e, "list_moves");
-    let stop = e.play.stop.clone();
+    let stop = e.stop_flag();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(200));
         stop.store(true, Ordering::SeqCst);
@@ -110,7 +110,7 @@ fn stop_interrupts_a_search_with_a_legal_move() {
     stopper.join().unwrap();
     assert!(legal.split(' ').any(|m| m == mv), "'{mv}' is not legal");
     // The stop was used up: the flag is clear for the next search.
-    assert!(!e.play.stop.load(Ordering::SeqCst));
+    assert!(!e.stop_flag().load(Ordering::SeqCst));
 }
 
 #[test]
@@ -198,8 +198,7 @@ fn settings_commands_validate_their_arguments() {
 #[test]
 fn proven_scores_read_as_plies() {
     use tessera::core::eval::WIN;
-    use tessera::protocol::analyze::analysis_score;
-    use tessera::protocol::play::score_text;
+    use tessera::engine::play::{analysis_score, score_text};
     assert_eq!(score_text(WIN - 5), "win in 5");
     assert_eq!(score_text(-WIN + 4), "loss in 4");
     assert_eq!(score_text(-150), "-1.50");
@@ -340,7 +339,9 @@ fn perft_and_list_moves_are_interrupted() {
         let before = e.fingerprint();
         let asked = Arc::new(AtomicUsize::new(0));
         let counter = Arc::clone(&asked);
-        e.interrupt = Box::new(move || counter.fetch_add(1, Ordering::SeqCst) >= 1000);
+        e.set_interrupt(Box::new(move || {
+            counter.fetch_add(1, Ordering::SeqCst) >= 1000
+        }));
         let name = cmd.split(' ').take(2).collect::<Vec<_>>().join(" ");
         let name = if cmd == "list_moves" {
             "list_moves"

@@ -3,7 +3,7 @@
 # no build needed). Exit status 1 with one line per violation, 0 when clean.
 #
 # 1. Imports follow the layers of src/lib.rs: core -> games -> record -> search
-#    -> protocol -> bench, analysis; a layer never names one below it
+#    -> engine -> protocol -> bench, analysis; a layer never names one below it
 #    (`crate::search` in src/games, ...). Comment lines are not looked at.
 # 2. Library code never prints: no print!/println!/eprint!/eprintln!/dbg! and no
 #    std::io::stdout()/stderr()/stdin() outside the binaries (src/main.rs,
@@ -29,10 +29,11 @@ code() {
 
 # 1. Layers: <path> <layers it must not name>.
 layers=(
-    "src/core      games record search protocol bench analysis"
-    "src/games     record search protocol bench analysis"
-    "src/record.rs search protocol bench analysis"
-    "src/search    protocol bench analysis"
+    "src/core      games record search engine protocol bench analysis"
+    "src/games     record search engine protocol bench analysis"
+    "src/record.rs search engine protocol bench analysis"
+    "src/search    engine protocol bench analysis"
+    "src/engine    protocol bench analysis"
     "src/protocol  bench analysis"
 )
 for entry in "${layers[@]}"; do

@@ -13,40 +13,21 @@
 //! protocol.md, §7.
 //!
 //! The search runs on a scoped thread; the calling thread watches the clock,
-//! the input ([`Engine::input`]) and writes the blocks ([`Engine::reply_sink`]).
-//! Nothing here does I/O.
+//! the input (the engine's input probe) and writes the blocks (the engine's
+//! reply sink). Nothing here does I/O.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::engine::{AnyGame, Engine};
-use super::play::{SearchRun, check_genmove, genmove_in, pv_text};
-use super::session::Session;
-use super::{CommandError, CommandResult};
-use crate::core::GameText;
-use crate::core::Status;
-use crate::core::eval::{Evaluate, proven_result};
+use super::args::Args;
+use crate::core::eval::Evaluate;
+use crate::core::{GameText, Status};
+use crate::engine::play::{SearchRun, analysis_score, pv_text, searcher};
+use crate::engine::stream::{Emitter, Input, InputProbe};
+use crate::engine::{CommandError, CommandResult, Cx, Engine, Io, OnGame};
 use crate::search::params::MAX_DEPTH;
 use crate::search::{LevelConfig, Limits, SearchInfo, SearchResult, Searcher};
-
-/// What the controller has sent since the command running now was read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Input {
-    /// Nothing yet.
-    Quiet,
-    /// At least one more command line.
-    Line,
-    /// The input has ended: nothing more can come.
-    Closed,
-}
-
-/// Asks whether more input has arrived ([`Engine::input`]).
-pub type InputProbe = Box<dyn Fn() -> Input + Send>;
-/// Asks whether a blank line has arrived ([`Engine::interrupt`]).
-pub type InterruptProbe = Box<dyn Fn() -> bool + Send>;
-/// Receives a streamed reply a piece at a time ([`Engine::reply_sink`]).
-pub type ReplySink = Box<dyn FnMut(&str) + Send>;
 
 /// Interval between blocks, in centiseconds (as `lz-analyze` and
 /// `kata-analyze` count it): default, and the accepted range.
@@ -58,79 +39,6 @@ pub const MAX_MOVES: usize = 20;
 /// How often the watcher looks at the input and the clock.
 const POLL: Duration = Duration::from_millis(5);
 
-/// The streamed reply of the command running now.
-#[derive(Debug, Default)]
-pub struct StreamState {
-    id: Option<u64>,
-    started: bool,
-    /// What was streamed while no sink was set.
-    collected: String,
-}
-
-impl StreamState {
-    pub fn new(id: Option<u64>) -> Self {
-        StreamState {
-            id,
-            ..StreamState::default()
-        }
-    }
-
-    /// True once the reply's first line went out.
-    pub fn started(&self) -> bool {
-        self.started
-    }
-
-    pub fn into_collected(self) -> String {
-        self.collected
-    }
-}
-
-/// Writes the lines of a streamed reply: the first line (`=id`) once, then
-/// each line given, to the sink or into the collected text.
-pub(crate) struct Emitter<'a> {
-    sink: Option<&'a mut ReplySink>,
-    state: &'a mut StreamState,
-}
-
-impl<'a> Emitter<'a> {
-    pub(crate) fn new(sink: Option<&'a mut ReplySink>, state: &'a mut StreamState) -> Self {
-        Emitter { sink, state }
-    }
-
-    /// Starts the reply (`=id`); the command can no longer fail.
-    pub(crate) fn start(&mut self) {
-        if self.state.started {
-            return;
-        }
-        self.state.started = true;
-        let head = match self.state.id {
-            Some(id) => format!("={id}\n"),
-            None => "=\n".to_string(),
-        };
-        self.write(&head);
-    }
-
-    /// Lines of the reply; blank ones are dropped (they would end the reply).
-    pub(crate) fn lines(&mut self, text: &str) {
-        self.start();
-        let mut out = String::with_capacity(text.len() + 1);
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            out.push_str(line);
-            out.push('\n');
-        }
-        if !out.is_empty() {
-            self.write(&out);
-        }
-    }
-
-    fn write(&mut self, text: &str) {
-        match self.sink.as_mut() {
-            Some(sink) => sink(text),
-            None => self.state.collected.push_str(text),
-        }
-    }
-}
-
 /// How a streamed search reports and ends.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct StreamSpec {
@@ -140,16 +48,6 @@ pub(crate) struct StreamSpec {
     /// End the search when the input ends (an analysis that nothing else could
     /// stop); a search with its own end (a limit, a clock) runs on.
     pub stop_on_eof: bool,
-}
-
-/// A score token: `+1.50` / `-0.25` (tiles or squares for the side to move),
-/// `W7` / `L6` (a proven win / loss, that many plies from now).
-pub fn analysis_score(score: i32) -> String {
-    match proven_result(score) {
-        Some((true, n)) => format!("W{n}"),
-        Some((false, n)) => format!("L{n}"),
-        None => format!("{:+.2}", score as f64 / 100.0),
-    }
 }
 
 /// One block: a line `info move …` per candidate move (at most `moves`), best
@@ -274,16 +172,10 @@ pub(crate) fn stream_search<G: GameText + Evaluate>(
 }
 
 /// `[interval] [moves]`: centiseconds and a number of candidate moves.
-fn stream_args(
-    name: &str,
-    usage: &str,
-    args: &[String],
-) -> Result<(Duration, usize), CommandError> {
+fn stream_args(args: &Args) -> Result<(Duration, usize), CommandError> {
+    let name = args.name();
     if args.len() > 2 {
-        return Err(CommandError::syntax(format!(
-            "usage: {name} {usage} (got '{}')",
-            args.join(" ")
-        )));
+        return Err(args.usage_error());
     }
     let interval = match args.first() {
         None => DEFAULT_INTERVAL_CS,
@@ -312,66 +204,59 @@ fn stream_args(
     Ok((Duration::from_millis(interval * 10), moves))
 }
 
-const ANALYZE_USAGE: &str = "[colour] [interval] [moves]";
-const GENMOVE_ANALYZE_USAGE: &str = "<colour> [interval] [moves]";
-
 /// `analyze [colour] [interval] [moves]`. The colour, which GUIs send (as to
 /// `lz-analyze`), must name the side to move.
-pub fn analyze(e: &mut Engine, args: &[String]) -> CommandResult {
-    let play = &mut e.play;
+pub fn analyze(e: &mut Engine, args: &Args) -> CommandResult {
+    let settings = e.settings();
     // The level's threads, table and evaluation; no depth cap, no randomness.
     let config = LevelConfig {
         max_depth: MAX_DEPTH as u32,
         noise_margin: 0,
         may_resign: false,
-        ..play.config()
+        ..settings.config()
     };
-    let limited = play.limits.depth.is_some() || play.limits.nodes.is_some();
+    let limited = settings.limits.any();
     let limits = if limited {
         Limits {
-            depth: play.limits.depth,
-            nodes: play.limits.nodes,
+            depth: settings.limits.depth,
+            nodes: settings.limits.nodes,
             ..Limits::default()
         }
     } else {
         Limits::infinite()
     };
-    let mut out = Emitter::new(e.reply_sink.as_mut(), &mut e.stream);
-    let input = &e.input;
-    let run = Analysis {
+    let result = e.on_game(Analysis {
         config: &config,
         limits: &limits,
         stop_on_eof: !limited,
-        stop: &play.stop,
-        input,
-    };
-    let result = match &mut e.game {
-        AnyGame::Rekushu(s) => run.run(s, &mut play.rekushu, args, &mut out),
-        AnyGame::Rebus(s) => run.run(s, &mut play.rebus, args, &mut out),
-    };
+        args,
+    });
     // A stop meant for this analysis is used up.
-    play.stop.store(false, Ordering::SeqCst);
+    e.clear_stop();
     result
 }
 
-/// What an `analyze` needs beyond the game.
+/// An `analyze` of the current game.
 struct Analysis<'a> {
     config: &'a LevelConfig,
     limits: &'a Limits,
     stop_on_eof: bool,
-    stop: &'a AtomicBool,
-    input: &'a InputProbe,
+    args: &'a Args<'a>,
 }
 
-impl Analysis<'_> {
-    fn run<G: GameText + Evaluate>(
-        &self,
-        s: &Session<G>,
-        slot: &mut Option<Searcher<G>>,
-        args: &[String],
-        out: &mut Emitter<'_>,
-    ) -> CommandResult {
-        let args = match args.first() {
+impl OnGame for Analysis<'_> {
+    type Output = CommandResult;
+
+    fn on<G: GameText + Evaluate>(self, cx: Cx<'_, G>) -> CommandResult {
+        let Cx {
+            session: s,
+            searcher: slot,
+            stop,
+            io,
+            ..
+        } = cx;
+        let args = self.args;
+        let rest = match args.first() {
             Some(first) if !first.bytes().all(|b| b.is_ascii_digit()) => {
                 let Some(side) = G::parse_side(first) else {
                     return Err(CommandError::syntax(format!(
@@ -389,9 +274,9 @@ impl Analysis<'_> {
                 }
                 &args[1..]
             }
-            _ => args,
+            _ => args.words(),
         };
-        let (interval, moves) = stream_args("analyze", ANALYZE_USAGE, args)?;
+        let (interval, moves) = stream_args(&Args::new(args.name(), args.usage(), rest))?;
         if s.status() != Status::Ongoing {
             return Err(CommandError::refused(format!(
                 "analyze: the game is over ({})",
@@ -403,8 +288,14 @@ impl Analysis<'_> {
             moves,
             stop_on_eof: self.stop_on_eof,
         };
-        let searcher = slot.get_or_insert_with(|| Searcher::for_level(self.config));
-        searcher.apply_level(self.config);
+        let searcher = searcher(slot, self.config);
+        let Io {
+            reply_sink,
+            stream,
+            input,
+            ..
+        } = io;
+        let mut out = Emitter::new(reply_sink.as_mut(), stream);
         out.start();
         stream_search(
             searcher,
@@ -413,67 +304,58 @@ impl Analysis<'_> {
             self.config,
             moves,
             spec,
-            self.stop,
-            self.input,
-            out,
+            stop,
+            input,
+            &mut out,
         );
         Ok(String::new())
     }
 }
 
 /// `genmove_analyze <colour> [interval] [moves]`.
-pub fn genmove_analyze(e: &mut Engine, args: &[String]) -> CommandResult {
-    const NAME: &str = "genmove_analyze";
+pub fn genmove_analyze(e: &mut Engine, args: &Args) -> CommandResult {
     let Some((colour, rest)) = args.split_first() else {
-        return Err(CommandError::syntax(format!(
-            "usage: {NAME} {GENMOVE_ANALYZE_USAGE} (got nothing)"
-        )));
+        return Err(args.usage_error());
     };
-    let (interval, moves) = stream_args(NAME, GENMOVE_ANALYZE_USAGE, rest)?;
-    let spec = StreamSpec {
+    // The usage shown is the whole command's; what it got, the words after
+    // the colour.
+    let (interval, moves) = stream_args(&Args::new(args.name(), args.usage(), rest))?;
+    let mut run = Streamed(StreamSpec {
         interval,
         moves,
         stop_on_eof: false,
-    };
-    let play = &mut e.play;
-    let mut out = Emitter::new(e.reply_sink.as_mut(), &mut e.stream);
-    let input = &e.input;
-    let result = match &mut e.game {
-        AnyGame::Rekushu(s) => {
-            let mut slot = play.rekushu.take();
-            let r = check_genmove(s, NAME, colour).and_then(|side| {
-                out.start();
-                let mut run = streaming_run(spec, input, &mut out);
-                genmove_in(s, &mut slot, play, side, colour, true, &mut run)
-            });
-            play.rekushu = slot;
-            r
-        }
-        AnyGame::Rebus(s) => {
-            let mut slot = play.rebus.take();
-            let r = check_genmove(s, NAME, colour).and_then(|side| {
-                out.start();
-                let mut run = streaming_run(spec, input, &mut out);
-                genmove_in(s, &mut slot, play, side, colour, true, &mut run)
-            });
-            play.rebus = slot;
-            r
-        }
-    };
-    play.stop.store(false, Ordering::SeqCst);
-    let choice = result?;
-    (e.info_sink)(&format!("{NAME} {}: {}", choice.text, choice.summary));
+    });
+    let choice = e.genmove(args.name(), colour, true, &mut run)?;
     Ok(format!("play {}", choice.text))
 }
 
 /// The search of `genmove_analyze`: `genmove`'s (one line, the level's
-/// limits), streamed.
-fn streaming_run<'r, G: GameText + Evaluate>(
-    spec: StreamSpec,
-    input: &'r InputProbe,
-    out: &'r mut Emitter<'_>,
-) -> Box<SearchRun<'r, G>> {
-    Box::new(move |searcher, pos, limits, config, stop| {
-        stream_search(searcher, pos, limits, config, 1, spec, stop, input, out)
-    })
+/// limits), streamed. The reply starts once the colour is accepted.
+struct Streamed(StreamSpec);
+
+impl SearchRun for Streamed {
+    fn accepted(&mut self, io: &mut Io) {
+        io.emitter().start();
+    }
+
+    fn search<G: GameText + Evaluate>(
+        &mut self,
+        searcher: &mut Searcher<G>,
+        pos: &G,
+        limits: &Limits,
+        config: &LevelConfig,
+        stop: &AtomicBool,
+        io: &mut Io,
+    ) -> SearchResult<G::Move> {
+        let Io {
+            reply_sink,
+            stream,
+            input,
+            ..
+        } = io;
+        let mut out = Emitter::new(reply_sink.as_mut(), stream);
+        stream_search(
+            searcher, pos, limits, config, 1, self.0, stop, input, &mut out,
+        )
+    }
 }

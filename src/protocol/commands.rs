@@ -1,25 +1,28 @@
-//! The one command table: dispatch, `list_commands`, `known_command` and `help`
-//! all read it. Handlers here are game-independent; game-specific ones live in
-//! `rekushu.rs` and `rebus.rs`.
+//! The one command table, and the only place a command is named: its usage
+//! (what `help` shows and what its argument errors quote), its help line, its
+//! game, and whether it searches (the driver lets `stop` interrupt those).
+//! Dispatch, `list_commands`, `known_command` and `help` all read it. The
+//! handlers here are game-independent; the others live one file per group.
 
-use super::engine::{AnyGame, Engine, keep_going, with_session};
-use super::session::Session;
-use super::{
-    CommandError, CommandResult, ErrorKind, analyze, gogui, play as engine_play, rebus, records,
-    rekushu,
-};
-use crate::core::GameId;
-use crate::core::GameText;
+use super::args::Args;
+use super::{analyze, gogui, play as engine_play, rebus, records, rekushu};
+use crate::core::{GameId, GameText};
+use crate::engine::{AnyGame, CommandError, CommandResult, Engine, ErrorKind, with_session};
+use crate::games::rekushu::Board;
 
-pub type Handler = fn(&mut Engine, &[String]) -> CommandResult;
+pub type Handler = fn(&mut Engine, &Args) -> CommandResult;
 
 pub struct Command {
     pub name: &'static str,
-    /// Arguments, as shown by `help`.
+    /// Arguments, as shown by `help` and quoted by a usage error.
     pub usage: &'static str,
     pub help: &'static str,
     /// `Some(game)` when the command belongs to one game only.
     pub game: Option<GameId>,
+    /// It searches or enumerates, and so may run long: a `stop` read while
+    /// it runs (or waits its turn) stops it, and the searcher is not made
+    /// ready after it (it just was).
+    pub searches: bool,
     pub run: Handler,
 }
 
@@ -29,7 +32,24 @@ const fn cmd(name: &'static str, usage: &'static str, help: &'static str, run: H
         usage,
         help,
         game: None,
+        searches: false,
         run,
+    }
+}
+
+/// A command that searches or enumerates.
+const fn searching(c: Command) -> Command {
+    Command {
+        searches: true,
+        ..c
+    }
+}
+
+/// A command of one game only.
+const fn only(game: GameId, c: Command) -> Command {
+    Command {
+        game: Some(game),
+        ..c
     }
 }
 
@@ -39,16 +59,16 @@ pub static COMMANDS: &[Command] = &[
         "",
         "the GTP version spoken: 2",
         |_, a| {
-            no_args("protocol_version", a)?;
+            a.none()?;
             Ok("2".into())
         },
     ),
     cmd("name", "", "the engine's name", |_, a| {
-        no_args("name", a)?;
+        a.none()?;
         Ok("tessera".into())
     }),
     cmd("version", "", "the engine's version", |_, a| {
-        no_args("version", a)?;
+        a.none()?;
         Ok(env!("CARGO_PKG_VERSION").into())
     }),
     cmd(
@@ -56,7 +76,7 @@ pub static COMMANDS: &[Command] = &[
         "<command>",
         "true if the command exists, else false",
         |_, a| {
-            let [name] = exact_args::<1>("known_command", "<command>", a)?;
+            let [name] = a.exact::<1>()?;
             Ok(find_command(&name.to_ascii_lowercase())
                 .is_some()
                 .to_string())
@@ -67,13 +87,13 @@ pub static COMMANDS: &[Command] = &[
         "",
         "every command, one per line",
         |_, a| {
-            no_args("list_commands", a)?;
-            Ok(Engine::command_names().collect::<Vec<_>>().join("\n"))
+            a.none()?;
+            Ok(command_names().collect::<Vec<_>>().join("\n"))
         },
     ),
     cmd("help", "[command]", "usage of one command, or of all", help),
     cmd("quit", "", "ends the session", |e, a| {
-        no_args("quit", a)?;
+        a.none()?;
         e.request_quit();
         Ok(String::new())
     }),
@@ -100,7 +120,7 @@ pub static COMMANDS: &[Command] = &[
         "<number>",
         "accepted and ignored: neither game has komi",
         |_, a| {
-            let [k] = exact_args::<1>("komi", "<number>", a)?;
+            let [k] = a.exact::<1>()?;
             match k.parse::<f64>() {
                 Ok(v) if v.is_finite() => Ok(String::new()),
                 _ => Err(CommandError::syntax(format!("komi: '{k}' is not a number"))),
@@ -118,8 +138,8 @@ pub static COMMANDS: &[Command] = &[
         "",
         "takes back the last move (a claim with it)",
         |e, a| {
-            no_args("undo", a)?;
-            with_session!(&mut e.game, s => s.undo())?;
+            a.none()?;
+            with_session!(mut e.game_mut(), s => s.undo())?;
             Ok(String::new())
         },
     ),
@@ -129,29 +149,29 @@ pub static COMMANDS: &[Command] = &[
         "the board as text (REBUS: 'unicode' shows symbols as glyphs)",
         showboard,
     ),
-    cmd(
+    searching(cmd(
         "list_moves",
         "",
         "every legal move of the side to move",
         |e, a| {
-            no_args("list_moves", a)?;
-            let mut keep_going = keep_going(&e.play.stop, &e.interrupt);
-            with_session!(&e.game, s => s.list_moves("list_moves", &mut keep_going))
+            a.none()?;
+            let mut keep_going = e.keep_going();
+            with_session!(e.game(), s => s.list_moves("list_moves", &mut keep_going))
         },
-    ),
-    cmd(
+    )),
+    searching(cmd(
         "perft",
         "<depth> [divide]",
         "counts move sequences of length depth; divide adds a line per first move",
         perft,
-    ),
+    )),
     cmd(
         "final_score",
         "",
         "the score now: B+n / W+n (Rekushu), R+n / B+n (REBUS), or 0",
         |e, a| {
-            no_args("final_score", a)?;
-            Ok(with_session!(&e.game, s => s.pos.score_text()))
+            a.none()?;
+            Ok(with_session!(e.game(), s => s.pos.score_text()))
         },
     ),
     cmd(
@@ -159,8 +179,8 @@ pub static COMMANDS: &[Command] = &[
         "",
         "'ongoing', or 'over <score> <reason>' once the game has ended",
         |e, a| {
-            no_args("game_status", a)?;
-            Ok(with_session!(&e.game, s => s.status_text()))
+            a.none()?;
+            Ok(with_session!(e.game(), s => s.status_text()))
         },
     ),
     cmd(
@@ -175,18 +195,18 @@ pub static COMMANDS: &[Command] = &[
         "replaces the game with a record's, after that many moves (default: all)",
         records::loadgame,
     ),
-    cmd(
+    searching(cmd(
         "genmove",
         "<colour>",
         "the engine chooses a move for the side to move and plays it (or resigns/yields)",
         engine_play::genmove,
-    ),
-    cmd(
+    )),
+    searching(cmd(
         "reg_genmove",
         "<colour>",
         "the move genmove would choose, without playing it",
         engine_play::reg_genmove,
-    ),
+    )),
     cmd(
         "level",
         "[easy|medium|hard|mike|random|uct]",
@@ -241,18 +261,18 @@ pub static COMMANDS: &[Command] = &[
         "stops the search running now; answered once it has stopped",
         engine_play::stop,
     ),
-    cmd(
+    searching(cmd(
         "analyze",
         "[colour] [interval] [moves]",
         "streams info lines on the position for the side to move (every interval centiseconds, default 100; moves candidates, default 3) until the next input line",
         analyze::analyze,
-    ),
-    cmd(
+    )),
+    searching(cmd(
         "genmove_analyze",
         "<colour> [interval] [moves]",
         "genmove, streaming info lines as analyze does; ends with 'play <move>'",
         analyze::genmove_analyze,
-    ),
+    )),
     cmd(
         "gogui-rules_game_id",
         "",
@@ -277,12 +297,12 @@ pub static COMMANDS: &[Command] = &[
         "GoGui: black or white (REBUS: Red is black, Blue is white)",
         gogui::side_to_move,
     ),
-    cmd(
+    searching(cmd(
         "gogui-rules_legal_moves",
         "",
         "GoGui: Rekushu placement points (GoGui names, no I), REBUS moves; empty when over",
         gogui::legal_moves,
-    ),
+    )),
     cmd(
         "gogui-rules_final_result",
         "",
@@ -307,130 +327,104 @@ pub static COMMANDS: &[Command] = &[
         "GoGui graphics: Rekushu claims and mirror bans; REBUS symbols, locks, protection",
         gogui::board_gfx,
     ),
-    Command {
-        game: Some(GameId::Rekushu),
-        ..cmd(
+    only(
+        GameId::Rekushu,
+        cmd(
             "claim",
             "<colour> <corner> <corner>",
             "claims a rectangle as the second step of that colour's move just played",
             rekushu::claim,
-        )
-    },
-    Command {
-        game: Some(GameId::Rebus),
-        ..cmd(
+        ),
+    ),
+    only(
+        GameId::Rebus,
+        cmd(
             "setup",
             "<position string> | random <seed>",
             "sets up a REBUS position (RULES 2.9) or a seeded colour-fair deal",
             rebus::setup,
-        )
-    },
-    Command {
-        game: Some(GameId::Rebus),
-        ..cmd(
+        ),
+    ),
+    only(
+        GameId::Rebus,
+        cmd(
             "position",
             "",
             "the REBUS position string of the current position",
             rebus::position,
-        )
-    },
-    Command {
-        game: Some(GameId::Rebus),
-        ..cmd(
+        ),
+    ),
+    only(
+        GameId::Rebus,
+        cmd(
             "lock",
             "<colour> <square> <2|3>",
             "the same as play <colour> <square>L<k>",
             rebus::lock,
-        )
-    },
-    Command {
-        game: Some(GameId::Rebus),
-        ..cmd(
+        ),
+    ),
+    only(
+        GameId::Rebus,
+        cmd(
             "turn_limit",
             "[plies]",
             "sets the REBUS turn limit (0 = none; default 400), or shows it",
             rebus::turn_limit,
-        )
-    },
+        ),
+    ),
 ];
+
+/// Names of all commands, in table order.
+pub fn command_names() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().map(|c| c.name)
+}
 
 pub fn find_command(name: &str) -> Option<&'static Command> {
     COMMANDS.iter().find(|c| c.name == name)
 }
 
-/// Refuses any argument.
-pub fn no_args(name: &str, args: &[String]) -> Result<(), CommandError> {
-    if args.is_empty() {
-        Ok(())
-    } else {
-        Err(CommandError::syntax(format!(
-            "{name} takes no arguments, got '{}'",
-            args.join(" ")
-        )))
-    }
+/// `help`'s line for a command: `name usage - what it does [game only]`.
+pub fn help_line(c: &Command) -> String {
+    let only = c.game.map(|g| format!(" [{g} only]")).unwrap_or_default();
+    format!("{} {} - {}{}", c.name, c.usage, c.help, only).replace("  -", " -")
 }
 
-/// Exactly `N` arguments, or a syntax error showing the usage.
-pub fn exact_args<'a, const N: usize>(
-    name: &str,
-    usage: &str,
-    args: &'a [String],
-) -> Result<[&'a str; N], CommandError> {
-    if args.len() != N {
-        let got = if args.is_empty() {
-            "nothing".to_string()
-        } else {
-            format!("'{}'", args.join(" "))
-        };
-        return Err(CommandError::syntax(format!(
-            "usage: {name} {usage} (got {got})"
-        )));
-    }
-    Ok(std::array::from_fn(|i| args[i].as_str()))
-}
-
-fn help(_: &mut Engine, args: &[String]) -> CommandResult {
-    let line = |c: &Command| {
-        let only = c.game.map(|g| format!(" [{g} only]")).unwrap_or_default();
-        format!("{} {} - {}{}", c.name, c.usage, c.help, only).replace("  -", " -")
-    };
-    match args {
-        [] => Ok(COMMANDS.iter().map(line).collect::<Vec<_>>().join("\n")),
+fn help(_: &mut Engine, args: &Args) -> CommandResult {
+    match args.words() {
+        [] => Ok(COMMANDS
+            .iter()
+            .map(help_line)
+            .collect::<Vec<_>>()
+            .join("\n")),
         [name] => find_command(&name.to_ascii_lowercase())
-            .map(line)
+            .map(help_line)
             .ok_or_else(|| CommandError::unknown_command(name)),
-        _ => Err(CommandError::syntax(format!(
-            "usage: help [command] (got '{}')",
-            args.join(" ")
-        ))),
+        _ => Err(args.usage_error()),
     }
 }
 
-fn game(e: &mut Engine, args: &[String]) -> CommandResult {
-    match args {
-        [] => Ok(e.game.id().name().into()),
+fn game(e: &mut Engine, args: &Args) -> CommandResult {
+    let id = match args.words() {
+        [] => return Ok(e.game().id().name().into()),
         [g] => match g.to_ascii_lowercase().as_str() {
-            "rekushu" => {
-                e.switch_to_rekushu();
-                Ok(String::new())
+            "rekushu" => GameId::Rekushu,
+            "rebus" | "rebus-core" | "rebus_core" => GameId::Rebus,
+            _ => {
+                let known: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+                return Err(CommandError::syntax(format!(
+                    "unknown game '{g}' ({})",
+                    known.join(", ")
+                )));
             }
-            "rebus" | "rebus-core" | "rebus_core" => {
-                e.switch_to_rebus_standard();
-                Ok(String::new())
-            }
-            _ => Err(CommandError::syntax(format!(
-                "unknown game '{g}' (rekushu, rebus)"
-            ))),
         },
-        _ => Err(CommandError::syntax(format!(
-            "usage: game [rekushu|rebus] (got '{}')",
-            args.join(" ")
-        ))),
-    }
+        _ => return Err(args.usage_error()),
+    };
+    e.start(e.fresh(id));
+    Ok(String::new())
 }
 
-fn boardsize(e: &mut Engine, args: &[String]) -> CommandResult {
-    let [n] = exact_args::<1>("boardsize", "<size>", args)?;
+fn boardsize(e: &mut Engine, args: &Args) -> CommandResult {
+    let [n] = args.exact::<1>()?;
     // A number too large for any type is still a number: out of range, not
     // a syntax error.
     let size: usize = match n.parse() {
@@ -442,22 +436,22 @@ fn boardsize(e: &mut Engine, args: &[String]) -> CommandResult {
             )));
         }
     };
-    match &e.game {
-        AnyGame::Rekushu(_) => {
-            if !(rekushu::MIN_SIZE..=rekushu::MAX_SIZE).contains(&size) {
+    match e.game().id() {
+        GameId::Rekushu => {
+            if !(Board::MIN_SIZE..=Board::MAX_SIZE).contains(&size) {
                 return Err(CommandError::new(
                     ErrorKind::UnacceptableSize,
                     format!(
                         "{n} (Rekushu boards are {} to {})",
-                        rekushu::MIN_SIZE,
-                        rekushu::MAX_SIZE
+                        Board::MIN_SIZE,
+                        Board::MAX_SIZE
                     ),
                 ));
             }
-            e.rekushu_size = size;
-            e.switch_to_rekushu();
+            e.settings_mut().rekushu_size = size;
+            e.start(e.fresh(GameId::Rekushu));
         }
-        AnyGame::Rebus(_) => {
+        GameId::Rebus => {
             if size != crate::games::rebus::SIDE {
                 return Err(CommandError::new(
                     ErrorKind::UnacceptableSize,
@@ -469,42 +463,25 @@ fn boardsize(e: &mut Engine, args: &[String]) -> CommandResult {
     Ok(String::new())
 }
 
-fn clear_board(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("clear_board", args)?;
-    match e.game {
-        AnyGame::Rekushu(_) => e.switch_to_rekushu(),
-        AnyGame::Rebus(_) => e.switch_to_rebus_standard(),
-    }
+fn clear_board(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
+    e.start(e.fresh(e.game().id()));
     Ok(String::new())
 }
 
-fn play(e: &mut Engine, args: &[String]) -> CommandResult {
-    let [colour, mv] = exact_args::<2>("play", "<colour> <move>", args)?;
-    with_session!(&mut e.game, s => play_in(s, colour, mv))?;
+fn play(e: &mut Engine, args: &Args) -> CommandResult {
+    let [colour, mv] = args.exact::<2>()?;
+    with_session!(mut e.game_mut(), s => s.play_colour(colour, mv))?;
     Ok(String::new())
 }
 
-pub fn play_in<G: GameText>(
-    s: &mut Session<G>,
-    colour: &str,
-    mv: &str,
-) -> Result<String, CommandError> {
-    let side = Session::<G>::side_arg(colour)?;
-    s.play(side, mv)
-}
-
-fn showboard(e: &mut Engine, args: &[String]) -> CommandResult {
-    let unicode = match args {
+fn showboard(e: &mut Engine, args: &Args) -> CommandResult {
+    let unicode = match args.words() {
         [] => false,
         [a] if a.eq_ignore_ascii_case("unicode") => true,
-        _ => {
-            return Err(CommandError::syntax(format!(
-                "usage: showboard [unicode] (got '{}')",
-                args.join(" ")
-            )));
-        }
+        _ => return Err(args.usage_error()),
     };
-    let board = match &e.game {
+    let board = match e.game() {
         AnyGame::Rekushu(s) => s.pos.showboard(),
         AnyGame::Rebus(s) => s.pos.showboard(unicode),
     };
@@ -515,21 +492,11 @@ fn showboard(e: &mut Engine, args: &[String]) -> CommandResult {
 /// lifetime on these branching factors anyway.
 const MAX_PERFT_DEPTH: u32 = 16;
 
-fn perft(e: &mut Engine, args: &[String]) -> CommandResult {
-    let (depth, divide) = match args {
+fn perft(e: &mut Engine, args: &Args) -> CommandResult {
+    let (depth, divide) = match args.words() {
         [d] => (d, false),
         [d, x] if x.eq_ignore_ascii_case("divide") => (d, true),
-        [] => {
-            return Err(CommandError::syntax(
-                "usage: perft <depth> [divide] (got nothing)",
-            ));
-        }
-        _ => {
-            return Err(CommandError::syntax(format!(
-                "usage: perft <depth> [divide] (got '{}')",
-                args.join(" ")
-            )));
-        }
+        _ => return Err(args.usage_error()),
     };
     let depth: u32 = depth
         .parse()
@@ -540,6 +507,6 @@ fn perft(e: &mut Engine, args: &[String]) -> CommandResult {
                 "perft: '{depth}' is not a depth (0 to {MAX_PERFT_DEPTH})"
             ))
         })?;
-    let mut keep_going = keep_going(&e.play.stop, &e.interrupt);
-    with_session!(&mut e.game, s => s.perft(depth, divide, &mut keep_going))
+    let (game, mut keep_going) = e.game_and_keep_going();
+    with_session!(mut game, s => s.perft(depth, divide, &mut keep_going))
 }

@@ -16,11 +16,10 @@
 //!
 //! GoGui supports boards up to 25×25; a 26×26 Rekushu board gets an error.
 
-use super::commands::{exact_args, no_args};
-use super::engine::{AnyGame, Engine, keep_going};
-use super::{CommandError, CommandResult, play as engine_play};
-use crate::core::GameText;
-use crate::core::{Game, Side};
+use super::args::Args;
+use crate::core::{Game, GameText, Side};
+use crate::engine::settings::TimeControl;
+use crate::engine::{AnyGame, CommandError, CommandResult, Engine, Session};
 use crate::games::rebus::square::{Squares, file_of, rank_of, square_name};
 use crate::games::rebus::tile::{Owner, SYMBOL_LETTERS};
 use crate::games::rebus::{Position, SQUARES};
@@ -39,9 +38,9 @@ pub fn gogui_point(x: usize, y: usize) -> String {
 
 /// The board size GoGui sees, or an error when it cannot show the board.
 fn gogui_size(e: &Engine, name: &str) -> Result<usize, CommandError> {
-    let n = match &e.game {
+    let n = match e.game() {
         AnyGame::Rekushu(s) => s.pos.size(),
-        AnyGame::Rebus(_) => 9,
+        AnyGame::Rebus(_) => crate::games::rebus::SIDE,
     };
     if n > GOGUI_COLUMNS.len() {
         return Err(CommandError::refused(format!(
@@ -52,24 +51,24 @@ fn gogui_size(e: &Engine, name: &str) -> Result<usize, CommandError> {
 }
 
 /// `gogui-rules_game_id`: `rekushu` or `rebus`.
-pub fn game_id(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("gogui-rules_game_id", args)?;
-    Ok(e.game.id().to_string())
+pub fn game_id(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
+    Ok(e.game().id().to_string())
 }
 
 /// `gogui-rules_board_size`: the side of the board.
-pub fn board_size(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("gogui-rules_board_size", args)?;
+pub fn board_size(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
     Ok(gogui_size(e, "gogui-rules_board_size")?.to_string())
 }
 
 /// `gogui-rules_board`: the top row first, one character per point (`X`, `O`,
 /// `.`), separated by spaces; nothing else (GoGui reads every `X`, `O` and `.`).
-pub fn board(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("gogui-rules_board", args)?;
+pub fn board(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
     let n = gogui_size(e, "gogui-rules_board")?;
     let cell = |x: usize, y: usize| -> char {
-        let side = match &e.game {
+        let side = match e.game() {
             AnyGame::Rekushu(s) => s.pos.stone_at(x, y),
             AnyGame::Rebus(s) => match s.pos.tile(rebus_square(x, y)).owner {
                 Owner::Red => Some(Side::First),
@@ -96,13 +95,13 @@ pub fn board(e: &mut Engine, args: &[String]) -> CommandResult {
 }
 
 fn rebus_square(x: usize, y: usize) -> crate::games::rebus::Square {
-    (y * 9 + x) as crate::games::rebus::Square
+    (y * crate::games::rebus::SIDE + x) as crate::games::rebus::Square
 }
 
 /// `gogui-rules_side_to_move`: `black` or `white` (REBUS: Red is `black`).
-pub fn side_to_move(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("gogui-rules_side_to_move", args)?;
-    let side = match &e.game {
+pub fn side_to_move(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
+    let side = match e.game() {
         AnyGame::Rekushu(s) => s.pos.side_to_move(),
         AnyGame::Rebus(s) => s.pos.side_to_move(),
     };
@@ -117,10 +116,10 @@ pub fn side_to_move(e: &mut Engine, args: &[String]) -> CommandResult {
 /// on, as GoGui points (a claim is then a separate `claim` command); REBUS:
 /// every legal move in REBUS notation (GoGui cannot click them, but an empty
 /// list tells it the game is over). Empty when the game is over.
-pub fn legal_moves(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("gogui-rules_legal_moves", args)?;
+pub fn legal_moves(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
     gogui_size(e, "gogui-rules_legal_moves")?;
-    match &e.game {
+    match e.game() {
         AnyGame::Rekushu(s) => {
             if s.status() != crate::core::Status::Ongoing {
                 return Ok(String::new());
@@ -137,7 +136,7 @@ pub fn legal_moves(e: &mut Engine, args: &[String]) -> CommandResult {
                 .join(" "))
         }
         AnyGame::Rebus(s) => {
-            let mut keep_going = keep_going(&e.play.stop, &e.interrupt);
+            let mut keep_going = e.keep_going();
             s.list_moves("gogui-rules_legal_moves", &mut keep_going)
         }
     }
@@ -146,15 +145,15 @@ pub fn legal_moves(e: &mut Engine, args: &[String]) -> CommandResult {
 /// `gogui-rules_final_result`: the score as `final_score` gives it (`B+3`,
 /// `W+1`, REBUS `R+5` / `B+2` with B for Blue, `0`), or `B+R` / `W+R` after a
 /// resignation.
-pub fn final_result(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("gogui-rules_final_result", args)?;
-    Ok(match &e.game {
+pub fn final_result(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
+    Ok(match e.game() {
         AnyGame::Rekushu(s) => result_text(s),
         AnyGame::Rebus(s) => result_text(s),
     })
 }
 
-fn result_text<G: GameText>(s: &super::session::Session<G>) -> String {
+fn result_text<G: GameText>(s: &Session<G>) -> String {
     match s.resigned {
         Some(side) => format!("{}+R", &G::side_name(side.opp())[..1]),
         None => s.pos.score_text(),
@@ -162,8 +161,8 @@ fn result_text<G: GameText>(s: &super::session::Session<G>) -> String {
 }
 
 /// `gogui-analyze_commands`: GoGui's menu, `type/label/command` per line.
-pub fn analyze_commands(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("gogui-analyze_commands", args)?;
+pub fn analyze_commands(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
     let mut lines = vec![
         "param/Engine parameters/gogui-params",
         "gfx/Board marks/gogui-board_gfx",
@@ -172,7 +171,7 @@ pub fn analyze_commands(e: &mut Engine, args: &[String]) -> CommandResult {
         "pstring/Legal moves/gogui-rules_legal_moves",
         "hstring/Board as text/showboard",
     ];
-    match e.game {
+    match e.game() {
         AnyGame::Rekushu(_) => lines.push("string/Best move (no play)/reg_genmove %m"),
         AnyGame::Rebus(_) => lines.push("string/Position string/position"),
     }
@@ -185,13 +184,13 @@ const LEVELS: &str = "easy/medium/hard/mike/random/uct";
 /// `gogui-params` lists `[type] key value` lines for GoGui's dialog;
 /// `gogui-params <key> <value>` sets one (the same checks as `level`,
 /// `setoption` and `move_time`).
-pub fn params(e: &mut Engine, args: &[String]) -> CommandResult {
-    match args {
+pub fn params(e: &mut Engine, args: &Args) -> CommandResult {
+    match args.words() {
         [] => {
-            let level = engine_play::level(e, &[])?;
-            let c = e.play.config();
-            let move_time = match e.play.time {
-                engine_play::TimeControl::PerMove(t) => format!("{}", t.as_secs_f64()),
+            let level = e.settings().level_name();
+            let c = e.settings().config();
+            let move_time = match e.settings().time {
+                TimeControl::PerMove(t) => format!("{}", t.as_secs_f64()),
                 _ => "0".to_string(),
             };
             Ok(format!(
@@ -200,23 +199,20 @@ pub fn params(e: &mut Engine, args: &[String]) -> CommandResult {
             ))
         }
         [_, _] => {
-            let [key, value] = exact_args::<2>("gogui-params", "[<key> <value>]", args)?;
-            let value = vec![value.to_string()];
-            match key.to_ascii_lowercase().as_str() {
-                "level" => engine_play::level(e, &value),
-                "threads" | "hash" => {
-                    engine_play::setoption(e, &[key.to_ascii_lowercase(), value[0].clone()])
-                }
-                "move_time" => engine_play::move_time(e, &value),
+            let [key, value] = args.exact::<2>()?;
+            let lower = key.to_ascii_lowercase();
+            let settings = e.settings_mut();
+            match lower.as_str() {
+                "level" => settings.set_level(value),
+                "threads" | "hash" => settings.set_option(&lower, value),
+                "move_time" => settings.set_move_time(value),
                 _ => Err(CommandError::syntax(format!(
                     "gogui-params: unknown parameter '{key}' (level, threads, hash, move_time)"
                 ))),
             }
+            .map(|()| String::new())
         }
-        _ => Err(CommandError::syntax(format!(
-            "usage: gogui-params [<key> <value>] (got '{}')",
-            args.join(" ")
-        ))),
+        _ => Err(args.usage_error()),
     }
 }
 
@@ -227,10 +223,10 @@ pub fn params(e: &mut Engine, args: &[String]) -> CommandResult {
 /// `TEXT` line. REBUS: `LABEL` with each square's symbol letter, `SQUARE` on
 /// locked squares, `CIRCLE` on protected squares, `MARK` on squares with a
 /// buried tile, and a `TEXT` line.
-pub fn board_gfx(e: &mut Engine, args: &[String]) -> CommandResult {
-    no_args("gogui-board_gfx", args)?;
+pub fn board_gfx(e: &mut Engine, args: &Args) -> CommandResult {
+    args.none()?;
     gogui_size(e, "gogui-board_gfx")?;
-    Ok(match &e.game {
+    Ok(match e.game() {
         AnyGame::Rekushu(s) => rekushu_gfx(&s.pos),
         AnyGame::Rebus(s) => rebus_gfx(&s.pos),
     })

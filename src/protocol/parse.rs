@@ -3,6 +3,9 @@
 //! comment, tabs read as spaces, a blank line is no command at all, an optional
 //! numeric id comes first, and command names are case-insensitive.
 
+use crate::engine::CommandError;
+use crate::engine::driver::MAX_LINE_BYTES;
+
 /// One command as typed: its id (echoed in the reply), name (lower case) and
 /// arguments (as given).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,66 +54,13 @@ pub fn parse_request(line: &str) -> Option<Request> {
     })
 }
 
-/// The longest input line read, in bytes (newline included); a longer one is
-/// refused whole, and its bytes are never held.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// The longest error message sent; a longer one (which can only be quoting
 /// long input) is cut there and says how long it was.
 pub const MAX_ERROR_BYTES: usize = 512;
 
-/// One line read by [`read_line_capped`].
-#[derive(Debug, PartialEq, Eq)]
-pub enum ReadLine {
-    /// A line, its newline included when it had one.
-    Line(String),
-    /// A line longer than the cap, skipped to its newline: its length in bytes.
-    TooLong(usize),
-    /// The input has ended.
-    End,
-}
-
-/// Reads one line of at most `cap` bytes from `input`: a longer one is read
-/// through to its newline and dropped (memory stays within `cap`), so the next
-/// line starts cleanly. Bytes that are not UTF-8 are read lossily.
-pub fn read_line_capped(
-    input: &mut impl std::io::BufRead,
-    buf: &mut Vec<u8>,
-    cap: usize,
-) -> std::io::Result<ReadLine> {
-    buf.clear();
-    let mut len = 0usize;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        len += take;
-        if len <= cap {
-            buf.extend_from_slice(&chunk[..take]);
-        }
-        input.consume(take);
-        if done {
-            break;
-        }
-    }
-    Ok(match len {
-        0 => ReadLine::End,
-        n if n > cap => ReadLine::TooLong(n),
-        _ => ReadLine::Line(String::from_utf8_lossy(buf).into_owned()),
-    })
-}
-
 /// The reply to a line over [`MAX_LINE_BYTES`].
 pub fn too_long_reply(len: usize) -> String {
-    let e = super::CommandError::syntax(format!(
+    let e = CommandError::syntax(format!(
         "input line of {len} bytes refused (lines are at most {MAX_LINE_BYTES} bytes)"
     ));
     format_reply(None, &Err(e))
@@ -131,7 +81,7 @@ fn clip(text: String) -> String {
 
 /// The reply text for a request: `=id text` or `?id message`, one empty line
 /// after it and none inside. Error messages are cut to [`MAX_ERROR_BYTES`].
-pub fn format_reply(id: Option<u64>, result: &Result<String, super::CommandError>) -> String {
+pub fn format_reply(id: Option<u64>, result: &Result<String, CommandError>) -> String {
     let (mark, body) = match result {
         Ok(text) => ('=', text.clone()),
         Err(e) => ('?', clip(e.to_string())),
@@ -167,7 +117,7 @@ pub fn format_reply(id: Option<u64>, result: &Result<String, super::CommandError
 /// already out: the result's lines (blank ones dropped), then the empty line.
 /// A failure this late cannot turn the reply into `?`; its message becomes a
 /// line `error: …`.
-pub fn format_stream_tail(result: &Result<String, super::CommandError>) -> String {
+pub fn format_stream_tail(result: &Result<String, CommandError>) -> String {
     let body = match result {
         Ok(text) => text.clone(),
         Err(e) => format!("error: {}", clip(e.to_string())),
@@ -202,22 +152,8 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_dropped_whole_and_the_next_one_read() {
-        let text = format!("name\n{}\nversion\nlast", "x".repeat(100));
-        let mut input = std::io::BufReader::with_capacity(7, text.as_bytes());
-        let mut buf = Vec::new();
-        let mut read = || read_line_capped(&mut input, &mut buf, 20).unwrap();
-        assert_eq!(read(), ReadLine::Line("name\n".into()));
-        assert_eq!(read(), ReadLine::TooLong(101));
-        assert_eq!(read(), ReadLine::Line("version\n".into()));
-        assert_eq!(read(), ReadLine::Line("last".into()));
-        assert_eq!(read(), ReadLine::End);
-        assert!(buf.capacity() < 64, "the long line was never held");
-    }
-
-    #[test]
     fn long_error_messages_are_cut() {
-        let e = super::super::CommandError::syntax(format!("bad '{}'", "é".repeat(1000)));
+        let e = CommandError::syntax(format!("bad '{}'", "é".repeat(1000)));
         let reply = format_reply(None, &Err(e));
         assert!(reply.len() < MAX_ERROR_BYTES + 64, "{}", reply.len());
         assert!(reply.ends_with("... (2020 bytes in all)\n\n"), "{reply}");
@@ -228,7 +164,7 @@ mod tests {
         assert_eq!(format_reply(Some(3), &Ok("x".into())), "=3 x\n\n");
         assert_eq!(format_reply(None, &Ok(String::new())), "=\n\n");
         assert_eq!(format_reply(None, &Ok("\na\n\nb\n".into())), "= \na\nb\n\n");
-        let e = super::super::CommandError::syntax("bad 'q'");
+        let e = CommandError::syntax("bad 'q'");
         assert_eq!(
             format_reply(Some(1), &Err(e)),
             "?1 syntax error: bad 'q'\n\n"

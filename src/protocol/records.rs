@@ -8,11 +8,9 @@
 //! is (`loadgame "game 12"`, `loadgame "game 12" 5`). The protocol's own input
 //! rules still apply: `#` starts a comment, and runs of spaces read as one.
 
-use super::engine::{AnyGame, Engine};
-use super::session::Session;
-use super::{CommandError, CommandResult};
-use crate::core::GameText;
-use crate::core::Status;
+use super::args::Args;
+use crate::core::{GameText, Status};
+use crate::engine::{AnyGame, CommandError, CommandResult, Engine, Session};
 use crate::record::{GameResult, Record, RecordMove, Replay, Start, write_record_file};
 
 pub use crate::record::MAX_RECORD_BYTES;
@@ -20,7 +18,7 @@ pub use crate::record::MAX_RECORD_BYTES;
 /// The record of the game in progress, from its start (the empty board, or the
 /// REBUS position it was set up from) to the last move played.
 pub fn current_record(e: &Engine) -> Record {
-    match &e.game {
+    match e.game() {
         AnyGame::Rekushu(s) => record_of(s, Start::Rekushu { size: s.pos.size() }),
         AnyGame::Rebus(s) => record_of(
             s,
@@ -69,7 +67,7 @@ fn quoted(rest: &str) -> Option<(&str, &str)> {
 }
 
 /// `savegame <file>`.
-pub fn savegame(e: &mut Engine, args: &[String]) -> CommandResult {
+pub fn savegame(e: &mut Engine, args: &Args) -> CommandResult {
     let rest = args.join(" ");
     let path = match quoted(&rest) {
         Some((p, "")) => p.to_string(),
@@ -81,7 +79,7 @@ pub fn savegame(e: &mut Engine, args: &[String]) -> CommandResult {
         None => rest,
     };
     if path.is_empty() {
-        return Err(CommandError::syntax("usage: savegame <file> (got nothing)"));
+        return Err(args.usage_error());
     }
     let text = current_record(e).to_text();
     write_record_file(std::path::Path::new(&path), &text)
@@ -90,12 +88,10 @@ pub fn savegame(e: &mut Engine, args: &[String]) -> CommandResult {
 }
 
 /// The file and move number of `loadgame`.
-fn loadgame_args(args: &[String]) -> Result<(String, Option<String>), CommandError> {
+fn loadgame_args(args: &Args) -> Result<(String, Option<String>), CommandError> {
     let rest = args.join(" ");
     if rest.is_empty() {
-        return Err(CommandError::syntax(
-            "usage: loadgame <file> [move number] (got nothing)",
-        ));
+        return Err(args.usage_error());
     }
     if let Some((path, after)) = quoted(&rest) {
         if path.is_empty() {
@@ -109,7 +105,7 @@ fn loadgame_args(args: &[String]) -> Result<(String, Option<String>), CommandErr
             ))),
         };
     }
-    match args {
+    match args.words() {
         [.., last] if args.len() >= 2 && last.bytes().all(|b| b.is_ascii_digit()) => {
             Ok((args[..args.len() - 1].join(" "), Some(last.clone())))
         }
@@ -147,7 +143,7 @@ fn session_after<G: GameText>(
 
 /// `loadgame <file> [move number]`: the record's game replaces the current one,
 /// after `move number` moves (default: all). Nothing changes on any error.
-pub fn loadgame(e: &mut Engine, args: &[String]) -> CommandResult {
+pub fn loadgame(e: &mut Engine, args: &Args) -> CommandResult {
     let (path, number) = loadgame_args(args)?;
     let text = read_record_file(&path)?;
     let record = Record::parse(&text)
@@ -165,18 +161,8 @@ pub fn loadgame(e: &mut Engine, args: &[String]) -> CommandResult {
         })?,
     };
     match replay {
-        Replay::Rekushu(line) => {
-            let s = session_after(&line, n, &record);
-            e.play.new_game();
-            e.rekushu_size = line.start.size();
-            e.game = AnyGame::Rekushu(s);
-        }
-        Replay::Rebus(line) => {
-            let s = session_after(&line, n, &record);
-            e.play.new_game();
-            e.rebus.turn_limit = line.start.turn_limit();
-            e.game = AnyGame::Rebus(s);
-        }
+        Replay::Rekushu(line) => e.start(AnyGame::Rekushu(session_after(&line, n, &record))),
+        Replay::Rebus(line) => e.start(AnyGame::Rebus(session_after(&line, n, &record))),
     }
     Ok(String::new())
 }
@@ -194,7 +180,7 @@ mod tests {
 
     #[test]
     fn loadgame_arguments() {
-        let a = |s: &str| loadgame_args(&words(s));
+        let a = |s: &str| loadgame_args(&Args::new("loadgame", "<file> [move number]", &words(s)));
         assert_eq!(a("g.txt").unwrap(), ("g.txt".into(), None));
         assert_eq!(a("g.txt 12").unwrap(), ("g.txt".into(), Some("12".into())));
         assert_eq!(a("my game.txt").unwrap(), ("my game.txt".into(), None));

@@ -1,22 +1,18 @@
-//! Rekushu in the protocol: colour words, the score text, and `claim`.
+//! The command only Rekushu has: `claim`.
 
-use super::commands::exact_args;
-use super::engine::{AnyGame, Engine};
-use super::{CommandError, CommandResult};
+use super::args::Args;
 use crate::core::{GameText, Notation};
+use crate::engine::{CommandError, CommandResult, Engine, GameMut, Session};
 use crate::games::rekushu::Board;
-
-pub const MIN_SIZE: usize = Board::MIN_SIZE;
-pub const MAX_SIZE: usize = Board::MAX_SIZE;
 
 /// `claim <colour> <corner> <corner>`: the optional second step of the move that
 /// colour has just played. The same result as `play <colour> <vertex>:<a>-<b>`.
-pub fn claim(e: &mut Engine, args: &[String]) -> CommandResult {
-    let [colour, a, b] = exact_args::<3>("claim", "<colour> <corner> <corner>", args)?;
-    let AnyGame::Rekushu(s) = &mut e.game else {
+pub fn claim(e: &mut Engine, args: &Args) -> CommandResult {
+    let [colour, a, b] = args.exact::<3>()?;
+    let GameMut::Rekushu(s) = e.game_mut() else {
         return Err(CommandError::refused("claim is a rekushu command"));
     };
-    let side = super::session::Session::<Board>::side_arg(colour)?;
+    let side = Session::<Board>::side_arg(colour)?;
     let what = format!("claim {a} {b}");
     let Some(last) = s.history.last() else {
         return Err(CommandError::illegal(format!(

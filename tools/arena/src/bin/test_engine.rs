@@ -23,8 +23,8 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use tessera::core::{MoveError, Notation};
+use tessera::engine::AnyGame;
 use tessera::protocol::Engine;
-use tessera::protocol::engine::AnyGame;
 use tessera::protocol::parse::parse_request;
 
 /// A well-formed move that is illegal now, if the candidates hold one.
@@ -35,7 +35,7 @@ fn illegal_move(engine: &Engine) -> String {
             candidates.push(format!("{}{r}", c as char));
         }
     }
-    let illegal = |text: &str| match &engine.game {
+    let illegal = |text: &str| match engine.game() {
         AnyGame::Rekushu(s) => matches!(s.pos.parse_move(text), Err(MoveError::Illegal(_))),
         AnyGame::Rebus(s) => matches!(s.pos.parse_move(text), Err(MoveError::Illegal(_))),
     };
@@ -51,7 +51,7 @@ fn main() {
     let at: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
     let mut engine = Engine::new();
     // Like `tessera`: search summaries on stderr, which the arena records.
-    engine.info_sink = Box::new(|line| eprintln!("{line}"));
+    engine.set_info_sink(Box::new(|line| eprintln!("{line}")));
     let mut genmoves = 0u64;
     let stdin = io::stdin();
     let mut out = io::stdout();

@@ -81,6 +81,12 @@ impl<G: GameText> Session<G> {
         Ok(())
     }
 
+    /// Plays `text` for the side `colour` names; returns the canonical move text.
+    pub fn play_colour(&mut self, colour: &str, text: &str) -> Result<String, CommandError> {
+        let side = Self::side_arg(colour)?;
+        self.play(side, text)
+    }
+
     /// Parses and plays `text` for `side`; returns the canonical move text.
     pub fn play(&mut self, side: Side, text: &str) -> Result<String, CommandError> {
         self.check_turn(side, text)?;

@@ -1,0 +1,362 @@
+//! The engine proper, under the protocol: the game being played (its
+//! [`Session`]), the searcher of each game, the [`Settings`] that outlive a
+//! game, the stop flag, and the hooks the binary gives it (where search
+//! progress and streamed replies go, what the controller has sent since).
+//! Its fields are private: a command changes the engine through the methods
+//! here, and a game starts only through [`Engine::start`].
+//!
+//! The protocol (`src/protocol/`) turns a line into a call of these methods and
+//! the result into a reply; [`driver`] reads lines from any `BufRead` and
+//! writes replies to any `Write`, with `stop` and streaming handled there.
+
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+pub mod driver;
+pub mod error;
+pub mod play;
+pub mod session;
+pub mod settings;
+pub mod stream;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+pub use error::{CommandError, CommandResult, ErrorKind};
+pub use session::Session;
+pub use settings::Settings;
+pub use stream::Input;
+
+use crate::core::{Game, GameId, GameText};
+use crate::games::rebus::Position;
+use crate::games::rekushu::Board;
+use crate::search::Searcher;
+use crate::search::eval::Evaluate;
+use play::Searchers;
+use settings::DEFAULT_REKUSHU_SIZE;
+use stream::{Emitter, InputProbe, InterruptProbe, ReplySink, StreamState};
+
+/// The game being played.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Rekushu(Session<Board>),
+    Rebus(Session<Position>),
+}
+
+impl AnyGame {
+    pub fn id(&self) -> GameId {
+        match self {
+            AnyGame::Rekushu(_) => GameId::Rekushu,
+            AnyGame::Rebus(_) => GameId::Rebus,
+        }
+    }
+}
+
+/// The game being played, to change its session (play, undo, set a turn
+/// limit) but never to replace it: a new game comes only from [`Engine::start`].
+pub enum GameMut<'a> {
+    Rekushu(&'a mut Session<Board>),
+    Rebus(&'a mut Session<Position>),
+}
+
+/// Runs `$body` with `$s` bound to the current session, whichever game it is:
+/// `with_session!(engine.game(), s => …)` reads it,
+/// `with_session!(mut engine.game_mut(), s => …)` changes it.
+macro_rules! with_session {
+    (mut $game:expr, $s:ident => $body:expr) => {
+        match $game {
+            $crate::engine::GameMut::Rekushu($s) => $body,
+            $crate::engine::GameMut::Rebus($s) => $body,
+        }
+    };
+    ($game:expr, $s:ident => $body:expr) => {
+        match $game {
+            $crate::engine::AnyGame::Rekushu($s) => $body,
+            $crate::engine::AnyGame::Rebus($s) => $body,
+        }
+    };
+}
+pub(crate) use with_session;
+
+/// Where the engine's output goes and what it asks of the input, as the binary
+/// (or a test) sets them; the defaults do no I/O.
+pub struct Io {
+    /// Where search progress lines go (`info depth …`); stderr in the binary,
+    /// nowhere by default.
+    pub info_sink: Box<dyn FnMut(&str) + Send>,
+    /// Where a streamed reply (`analyze`, `genmove_analyze`) goes, a piece at a
+    /// time as it is produced (each piece whole lines, ending in a newline); the
+    /// binary writes and flushes stdout. `None`: the pieces are collected, and
+    /// the reply returns them with the rest.
+    pub reply_sink: Option<ReplySink>,
+    /// Whether the controller has sent another line since the command running
+    /// now was read: a streamed analysis ends when it has. The default answers
+    /// [`Input::Closed`] (no input source, as at the end of input).
+    pub input: InputProbe,
+    /// Whether the controller has sent a blank line since the command running
+    /// now was read: that interrupts a long enumeration (`perft`,
+    /// `list_moves`), as `stop` does. The default answers no.
+    pub interrupt: InterruptProbe,
+    /// The streamed reply in progress.
+    pub stream: StreamState,
+}
+
+impl Default for Io {
+    fn default() -> Self {
+        Io {
+            info_sink: Box::new(|_| {}),
+            reply_sink: None,
+            input: Box::new(|| Input::Closed),
+            interrupt: Box::new(|| false),
+            stream: StreamState::default(),
+        }
+    }
+}
+
+impl Io {
+    /// The writer of the streamed reply in progress.
+    pub fn emitter(&mut self) -> Emitter<'_> {
+        Emitter::new(self.reply_sink.as_mut(), &mut self.stream)
+    }
+}
+
+/// What a command on the current game may use, whichever game it is (see
+/// [`Engine::on_game`]).
+pub struct Cx<'a, G: Evaluate> {
+    pub session: &'a mut Session<G>,
+    /// The game's searcher, made on first use ([`play::searcher`]).
+    pub searcher: &'a mut Option<Searcher<G>>,
+    pub settings: &'a Settings,
+    pub stop: &'a AtomicBool,
+    pub io: &'a mut Io,
+}
+
+/// A command body generic over the game (Rust closures cannot be): `on` runs
+/// with the current game's [`Cx`].
+pub trait OnGame {
+    type Output;
+    fn on<G: GameText + Evaluate>(self, cx: Cx<'_, G>) -> Self::Output;
+}
+
+pub struct Engine {
+    game: AnyGame,
+    settings: Settings,
+    searchers: Searchers,
+    /// Set to stop the search running now (or the next one, when a `stop` line
+    /// was read ahead of it). Shared with the input reader.
+    stop: Arc<AtomicBool>,
+    /// When the command running now was received: its time counts from here.
+    received: Instant,
+    io: Io,
+    quit: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// Rekushu on 20×20, Black to move.
+    pub fn new() -> Self {
+        Engine {
+            game: AnyGame::Rekushu(Session::new(new_rekushu(DEFAULT_REKUSHU_SIZE))),
+            settings: Settings::default(),
+            searchers: Searchers::default(),
+            stop: Arc::new(AtomicBool::new(false)),
+            received: Instant::now(),
+            io: Io::default(),
+            quit: false,
+        }
+    }
+
+    /// The game being played.
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    /// The game being played, to change its session.
+    pub fn game_mut(&mut self) -> GameMut<'_> {
+        match &mut self.game {
+            AnyGame::Rekushu(s) => GameMut::Rekushu(s),
+            AnyGame::Rebus(s) => GameMut::Rebus(s),
+        }
+    }
+
+    /// The one way a game starts (`game`, `boardsize`, `clear_board`, `setup`,
+    /// `loadgame`): the searchers forget the old game, and the new game's board
+    /// size or turn limit becomes the one the next games are made with.
+    pub fn start(&mut self, game: AnyGame) {
+        self.searchers.new_game();
+        match &game {
+            AnyGame::Rekushu(s) => self.settings.rekushu_size = s.pos.size(),
+            AnyGame::Rebus(s) => self.settings.turn_limit = s.pos.turn_limit(),
+        }
+        self.game = game;
+    }
+
+    /// A new game of `id` with the settings in force: an empty Rekushu board of
+    /// the current size, or the REBUS standard setup.
+    pub fn fresh(&self, id: GameId) -> AnyGame {
+        match id {
+            GameId::Rekushu => {
+                AnyGame::Rekushu(Session::new(new_rekushu(self.settings.rekushu_size)))
+            }
+            GameId::Rebus => self.rebus_game(Position::standard()),
+        }
+    }
+
+    /// A REBUS game from `pos`, played with the current turn limit.
+    pub fn rebus_game(&self, mut pos: Position) -> AnyGame {
+        pos.set_turn_limit(self.settings.turn_limit);
+        AnyGame::Rebus(Session::new(pos))
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The settings, to change (the searcher is made ready for them when the
+    /// command that changed them is answered: [`Engine::prepare`]).
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
+    /// Makes the current game's searcher ready for the settings in force.
+    pub fn prepare(&mut self) {
+        self.searchers.prepare(self.game.id(), &self.settings);
+    }
+
+    /// The size of the table the current game's searcher holds, in MB.
+    pub fn table_mb(&self) -> Option<usize> {
+        self.searchers.table_mb(self.game.id())
+    }
+
+    /// Runs `body` with the current game's session, searcher, settings, stop
+    /// flag and I/O.
+    pub fn on_game<V: OnGame>(&mut self, body: V) -> V::Output {
+        let (settings, stop, io) = (&self.settings, &*self.stop, &mut self.io);
+        match &mut self.game {
+            AnyGame::Rekushu(session) => body.on(Cx {
+                session,
+                searcher: self.searchers.rekushu(),
+                settings,
+                stop,
+                io,
+            }),
+            AnyGame::Rebus(session) => body.on(Cx {
+                session,
+                searcher: self.searchers.rebus(),
+                settings,
+                stop,
+                io,
+            }),
+        }
+    }
+
+    /// The stop flag, to share with an input reader.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets a `stop` (it was meant for a search that has ended).
+    pub fn clear_stop(&self) {
+        self.stop.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether a long enumeration may go on: no `stop` was read for it, and no
+    /// blank line has come. Other command lines wait their turn (a script may
+    /// send all its commands at once), and so does the end of input: a
+    /// pipeline that closes its input after its last command still gets every
+    /// answer.
+    pub fn keep_going(&self) -> impl FnMut() -> bool + '_ {
+        let (stop, interrupt) = (&self.stop, &self.io.interrupt);
+        move || !stop.load(Ordering::Relaxed) && !interrupt()
+    }
+
+    /// The current game's session and a [`Engine::keep_going`] for it.
+    pub fn game_and_keep_going(&mut self) -> (GameMut<'_>, impl FnMut() -> bool + '_) {
+        let (stop, interrupt) = (&self.stop, &self.io.interrupt);
+        let game = match &mut self.game {
+            AnyGame::Rekushu(s) => GameMut::Rekushu(s),
+            AnyGame::Rebus(s) => GameMut::Rebus(s),
+        };
+        (game, move || !stop.load(Ordering::Relaxed) && !interrupt())
+    }
+
+    /// When the command running now arrived: a search counts its time from then.
+    pub fn set_received(&mut self, at: Instant) {
+        self.received = at;
+    }
+
+    pub fn io(&mut self) -> &mut Io {
+        &mut self.io
+    }
+
+    /// One search progress line to the info sink.
+    pub fn info(&mut self, line: &str) {
+        (self.io.info_sink)(line)
+    }
+
+    pub fn set_info_sink(&mut self, sink: Box<dyn FnMut(&str) + Send>) {
+        self.io.info_sink = sink;
+    }
+
+    pub fn set_reply_sink(&mut self, sink: ReplySink) {
+        self.io.reply_sink = Some(sink);
+    }
+
+    pub fn set_input(&mut self, probe: InputProbe) {
+        self.io.input = probe;
+    }
+
+    pub fn set_interrupt(&mut self, probe: InterruptProbe) {
+        self.io.interrupt = probe;
+    }
+
+    /// True once `quit` was answered.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    pub fn request_quit(&mut self) {
+        self.quit = true;
+    }
+
+    /// The name of the side to move (`Black`, `Red`…).
+    pub fn side_to_move_name(&self) -> &'static str {
+        match &self.game {
+            AnyGame::Rekushu(s) => Board::side_name(s.pos.side_to_move()),
+            AnyGame::Rebus(s) => Position::side_name(s.pos.side_to_move()),
+        }
+    }
+
+    /// Everything a command could change, as text: two equal fingerprints mean
+    /// the same state. Tests use it to prove that rejected commands change nothing.
+    pub fn fingerprint(&self) -> String {
+        let game = with_session!(&self.game, s => format!(
+            "{:?} hash={:x} history={:?} resigned={:?}",
+            s.pos,
+            s.pos.hash(),
+            s.history.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
+            s.resigned
+        ));
+        format!(
+            "game={} size={} turn_limit={} {game}",
+            self.game.id(),
+            self.settings.rekushu_size,
+            self.settings.turn_limit
+        )
+    }
+}
+
+/// A Rekushu board of a size already checked to be in range.
+fn new_rekushu(size: usize) -> Board {
+    Board::new(size)
+        .or_else(|| Board::new(DEFAULT_REKUSHU_SIZE))
+        .unwrap_or_else(|| unreachable!("the default size is valid"))
+}
