@@ -62,13 +62,13 @@ pub fn record_text(
         },
     };
     let mut record = Record::new(start);
-    record.first = names[0].to_string();
-    record.second = names[1].to_string();
-    record.result = game_result(outcome.winner);
-    record.date = date.to_string();
-    record.reason = Some(outcome.reason.clone());
-    record.score = Some(outcome.score.clone());
-    record.other_tags = vec![("Round".into(), (round + 1).to_string())];
+    record.tags.first = names[0].to_string();
+    record.tags.second = names[1].to_string();
+    record.tags.result = game_result(outcome.winner);
+    record.tags.date = date.to_string();
+    record.tags.reason = Some(outcome.reason.clone());
+    record.tags.score = Some(outcome.score.clone());
+    record.tags.other = vec![("Round".into(), (round + 1).to_string())];
     record.moves = outcome
         .moves
         .iter()
@@ -122,13 +122,13 @@ mod tests {
         let text = record_text(GameKind::Rekushu { size: 8 }, ["a", "b"], &outcome, 0, "d")
             .expect("a record");
         let r = Record::parse(&text).expect("parses");
-        assert_eq!(r.result, GameResult::SecondWins);
+        assert_eq!(r.tags.result, GameResult::SecondWins);
         assert_eq!(r.moves[0].comment.as_deref(), Some("opening"));
         assert_eq!(
             r.moves[1].comment.as_deref(),
             Some("depth 2 score +0.50 nodes 9")
         );
-        assert_eq!(r.other_tags, vec![("Round".to_string(), "1".to_string())]);
+        assert_eq!(r.tags.other, vec![("Round".to_string(), "1".to_string())]);
         let mut none = outcome.clone();
         none.start = String::new();
         assert!(record_text(GameKind::Rebus, ["a", "b"], &none, 0, "d").is_err());
