@@ -17,8 +17,9 @@ use std::thread;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ending::{Decision, Ending};
 use crate::openings::{GameKind, OpeningSource};
-use crate::record::{record_text, result_text, utc_now};
+use crate::record::{record_text, utc_now};
 use crate::referee::{GameOutcome, Limits, MoveTimes, Seat, no_game, play_game};
 use crate::shard::Shard;
 use crate::spec::EngineSpec;
@@ -238,9 +239,12 @@ pub struct GameReport {
     pub pairing: usize,
     pub first: String,
     pub second: String,
-    /// `1-0`, `0-1`, `1/2-1/2` (first player's view).
-    pub result: String,
-    pub reason: String,
+    /// `1-0`, `0-1`, `1/2-1/2` (first player's view: seat 0 is the first
+    /// player).
+    pub result: Decision,
+    /// Why the game ended (its text in the JSON: `reason`).
+    #[serde(rename = "reason")]
+    pub ending: Ending,
     /// The engine whose misbehaviour lost the game.
     pub fault: Option<String>,
     pub score: String,
@@ -258,10 +262,10 @@ impl GameReport {
     /// Half points of the pairing's first engine (`a`).
     fn a_half_points(&self, a: &str) -> u8 {
         let a_first = self.first == a;
-        match (self.result.as_str(), a_first) {
-            ("1-0", true) | ("0-1", false) => 2,
-            ("1-0", false) | ("0-1", true) => 0,
-            _ => 1,
+        match self.result {
+            Decision::Draw => 1,
+            Decision::Win(seat) if (seat == 0) == a_first => 2,
+            Decision::Win(_) => 0,
         }
     }
 }
@@ -419,18 +423,6 @@ pub struct PairingSummary {
     pub numbers: PairingNumbers,
 }
 
-/// A loss reason's kind: the text before any quote or colon
-/// (`illegal move 'K10': …` → `illegal move`), and for adjudications the
-/// verdict (`adjudication: resign`).
-pub fn reason_kind(reason: &str) -> String {
-    if let Some(rest) = reason.strip_prefix("adjudication: ") {
-        let end = rest.find(':').unwrap_or(rest.len());
-        return format!("adjudication {}", rest[..end].trim());
-    }
-    let end = reason.find([':', '\'', '(']).unwrap_or(reason.len());
-    reason[..end].trim().to_string()
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
     #[error("cannot create the records folder '{path}': {detail}")]
@@ -472,7 +464,7 @@ pub fn summarize(
         if let Some(st) = stats.get_mut(r.pairing) {
             let a = st.a.clone();
             st.add(r.round.saturating_sub(1), r.a_half_points(&a));
-            *st.reasons.entry(reason_kind(&r.reason)).or_default() += 1;
+            *st.reasons.entry(r.ending.kind()).or_default() += 1;
             if let Some(f) = &r.fault {
                 *st.faults.entry(f.clone()).or_default() += 1;
             }
@@ -498,10 +490,7 @@ pub fn summarize(
         l.mean_overhead_ms = (m.reported > 0).then(|| m.overhead_ms / m.reported as f64);
     }
     let faults = reports.iter().filter(|r| r.fault.is_some()).count() as u64;
-    let arena_errors = reports
-        .iter()
-        .filter(|r| r.reason.starts_with("arena error"))
-        .count() as u64;
+    let arena_errors = reports.iter().filter(|r| r.ending.is_arena_error()).count() as u64;
     let sprt = info.sprt.as_ref().and_then(|s| {
         stats
             .first()
@@ -661,7 +650,7 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
         }
         let mut status = format!(
             "game {} {} vs {}: {} ({})",
-            report.index, report.first, report.second, report.result, report.reason,
+            report.index, report.first, report.second, report.result, report.ending,
         );
         if let Some(st) = stats.get(p) {
             status.push_str(&format!(" | {}", short_status(st)));
@@ -741,8 +730,8 @@ fn game_report(
         pairing: p,
         first: names[0].to_string(),
         second: names[1].to_string(),
-        result: result_text(outcome.winner).to_string(),
-        reason: outcome.reason.clone(),
+        result: outcome.result,
+        ending: outcome.ending.clone(),
         fault: outcome.fault.map(|s| names[s.min(1)].to_string()),
         score: outcome.score.clone(),
         plies: outcome.moves.len(),
@@ -992,8 +981,11 @@ mod tests {
         s.add(1, 2); // round 1: D then W → WD
         assert_eq!(s.pentanomial, [0, 0, 1, 1, 0]);
         assert_eq!((s.wins, s.losses, s.draws), (2, 1, 1));
-        assert_eq!(reason_kind("illegal move 'K10': occupied"), "illegal move");
-        assert_eq!(reason_kind("no-placement"), "no-placement");
+        assert_eq!(
+            Ending::parse("illegal move 'K10': occupied").kind(),
+            "illegal move"
+        );
+        assert_eq!(Ending::parse("no-placement").kind(), "no-placement");
     }
 
     #[test]
