@@ -139,6 +139,21 @@ fn the_arena_format_reads() {
     );
 }
 
+/// `Record::read` is `Record::parse` with the replay it made: the same
+/// record or the same error, and the replay `Record::replay` gives.
+#[test]
+fn read_returns_the_parse_and_its_replay() {
+    let text = rekushu_record().to_text();
+    let (r, replay) = Record::read(&text).expect("reads");
+    assert_eq!(Record::parse(&text).as_ref(), Ok(&r));
+    let again = r.replay().expect("replays");
+    assert_eq!(format!("{replay:?}"), format!("{again:?}"));
+    let bad = text.replace("\nB1\n", "\nA1\n");
+    let err = Record::read(&bad).expect_err("A1 twice");
+    assert_eq!(Record::parse(&bad).expect_err("A1 twice"), err);
+    assert!(err.to_string().starts_with("move 3 'A1' (line "), "{err}");
+}
+
 #[test]
 fn errors_quote_the_line_and_its_number() {
     let good = rekushu_record().to_text();
