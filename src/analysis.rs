@@ -32,7 +32,7 @@ use crate::core::GameText;
 use crate::core::eval::{WIN, WIN_BOUND};
 use crate::core::{Side, Status};
 use crate::engine::play::analysis_score as score_text;
-use crate::record::{Line, Record, RecordError, Replay, Start};
+use crate::record::{Line, Replay};
 use crate::search::{Evaluate, Level, LevelConfig, Limits, Searcher};
 
 /// A loss of this many units or more is marked `??`.
@@ -109,24 +109,23 @@ pub struct Analysis {
     pub moves: Vec<MoveReport>,
 }
 
-/// Analyses every move of `record` (already checked by [`Record::parse`]).
+/// Analyses every move of a replayed record (from
+/// [`crate::record::Record::read`]).
 /// `progress(done, total)` is called after each move.
 pub fn analyze(
-    record: &Record,
+    replay: &Replay,
     options: &Options,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Analysis, RecordError> {
-    let max_lead = match &record.start {
-        Start::Rekushu { size } => {
-            let n = size.saturating_sub(1).min(100) as i32;
-            n * n
+) -> Analysis {
+    match replay {
+        Replay::Rekushu(line) => {
+            let n = line.start.size().saturating_sub(1).min(100) as i32;
+            analyze_line(line, n * n, options, progress)
         }
-        Start::Rebus { .. } => crate::games::rebus::SQUARES as i32,
-    };
-    Ok(match record.replay()? {
-        Replay::Rekushu(line) => analyze_line(&line, max_lead, options, progress),
-        Replay::Rebus(line) => analyze_line(&line, max_lead, options, progress),
-    })
+        Replay::Rebus(line) => {
+            analyze_line(line, crate::games::rebus::SQUARES as i32, options, progress)
+        }
+    }
 }
 
 /// The level's configuration for analysis: no randomness, no resigning.

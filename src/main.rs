@@ -515,8 +515,8 @@ fn run_analyze(
         Ok(text) => text,
         Err(why) => return fail(format!("cannot read '{}': {why}", path.display())),
     };
-    let record = match Record::parse(&text) {
-        Ok(r) => r,
+    let replay = match Record::read(&text) {
+        Ok((_, replay)) => replay,
         Err(e) => return fail(format!("'{}': {e}", path.display())),
     };
     let options = Options {
@@ -533,10 +533,7 @@ fn run_analyze(
             }
         }
     };
-    let analysis = match analyze(&record, &options, &mut progress) {
-        Ok(a) => a,
-        Err(e) => return fail(format!("'{}': {e}", path.display())),
-    };
+    let analysis = analyze(&replay, &options, &mut progress);
     let out = if json {
         analysis.json_lines()
     } else {

@@ -20,9 +20,10 @@
 //! ```
 //!
 //! Header tags `[Name "value"]`, one per line, then a blank line, then one move
-//! per line in RULES notation with an optional `# comment`. [`Record::parse`]
-//! is strict: every line is checked, every move is replayed with the rules, and
-//! any fault is an error quoting the line and its number. It never panics.
+//! per line in RULES notation with an optional `# comment`. [`Record::read`]
+//! is strict: every line is checked, every move is replayed with the rules
+//! (once: the replay is returned with the record), and any fault is an error
+//! quoting the line and its number. It never panics.
 
 #![cfg_attr(
     not(test),
@@ -128,10 +129,11 @@ impl RecordMove {
     }
 }
 
-/// A whole game record. Build one with [`Record::new`] and the public fields;
-/// [`Record::to_text`] writes it, [`Record::parse`] reads and checks it.
+/// The header of a record: the tags the format defines, typed (`Game`, `Size`,
+/// `Start` and `TurnLimit` make the [`Start`]; `Plies` is the number of moves,
+/// written and checked but not kept), and every other tag as read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record {
+pub struct Tags {
     pub start: Start,
     /// The first player (Black, Red): a name, or `?` when unknown.
     pub first: String,
@@ -145,7 +147,15 @@ pub struct Record {
     /// The final score text (`B+3`, `R+5`, `0`).
     pub score: Option<String>,
     /// Every other tag, in the order read (`Round`, `Event`…).
-    pub other_tags: Vec<(String, String)>,
+    pub other: Vec<(String, String)>,
+}
+
+/// A whole game record. Build one with [`Record::new`] and the public fields;
+/// [`Record::to_text`] writes it, [`Record::read`] reads, checks and replays
+/// it ([`Record::parse`] when only the record is wanted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub tags: Tags,
     pub moves: Vec<RecordMove>,
 }
 
@@ -249,11 +259,38 @@ pub fn replay_moves<G: Notation>(
     })
 }
 
-impl Record {
-    /// A record of `start` with no moves, unknown players (`?`), an unfinished
+/// One header line as read: the tag's name and value, the line's number
+/// (from 1) and its text, for error messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RawTag {
+    name: String,
+    value: String,
+    line: usize,
+    raw: String,
+}
+
+impl RawTag {
+    /// The error of this tag's line.
+    fn error(&self, problem: String) -> RecordError {
+        RecordError::Line {
+            line: self.line,
+            text: self.raw.clone(),
+            problem,
+        }
+    }
+}
+
+/// The body of a record as read: the moves and the line of each.
+struct Body {
+    moves: Vec<RecordMove>,
+    lines: Vec<usize>,
+}
+
+impl Tags {
+    /// The tags of a game of `start` with unknown players (`?`), an unfinished
     /// result and today's date.
-    pub fn new(start: Start) -> Record {
-        Record {
+    pub fn new(start: Start) -> Tags {
+        Tags {
             start,
             first: "?".into(),
             second: "?".into(),
@@ -261,18 +298,160 @@ impl Record {
             date: utc_now(),
             reason: None,
             score: None,
-            other_tags: Vec::new(),
+            other: Vec::new(),
+        }
+    }
+
+    /// The header's lines, in the order of [`KNOWN_TAGS`] and then the other
+    /// tags (those with a valid name that the format does not define).
+    fn write(&self, out: &mut String, plies: usize) {
+        tag(out, "Game", self.start.game_id());
+        match &self.start {
+            Start::Rekushu { size } => {
+                tag(out, "Size", &size.to_string());
+                tag(out, "Start", &format!("{size}x{size}"));
+            }
+            Start::Rebus {
+                position,
+                turn_limit,
+            } => {
+                tag(out, "Start", &position.position_string());
+                tag(out, "TurnLimit", &turn_limit.to_string());
+            }
+        }
+        tag(out, "First", &self.first);
+        tag(out, "Second", &self.second);
+        tag(out, "Result", self.result.text());
+        if let Some(r) = &self.reason {
+            tag(out, "Reason", r);
+        }
+        if let Some(s) = &self.score {
+            tag(out, "Score", s);
+        }
+        tag(out, "Plies", &plies.to_string());
+        tag(out, "Date", &self.date);
+        for (name, value) in &self.other {
+            if valid_tag_name(name) && !KNOWN_TAGS.contains(&name.as_str()) {
+                tag(out, name, value);
+            }
+        }
+    }
+
+    /// The typed tags of a header read as `raw`, checked against each other
+    /// and against `plies`, the number of moves after the header.
+    fn from_raw(raw: &[RawTag], plies: usize) -> Result<Tags, RecordError> {
+        let find = |name: &str| raw.iter().find(|t| t.name == name);
+        let required = |name: &'static str, hint: &'static str| {
+            find(name).ok_or(RecordError::MissingTag(name, hint))
+        };
+        let game = required("Game", " (rekushu or rebus)")?;
+        let start = match game.value.to_ascii_lowercase().as_str() {
+            "rekushu" => {
+                let size = match (find("Size"), find("Start")) {
+                    (None, None) => {
+                        return Err(RecordError::MissingTag("Size", " (Rekushu board size)"));
+                    }
+                    (Some(t), start) => {
+                        let size = parse_size(&t.value)
+                            .ok_or_else(|| t.error("not a Rekushu board size (4 to 26)".into()))?;
+                        if let Some(s) = start
+                            && s.value != format!("{size}x{size}")
+                        {
+                            return Err(s.error(format!(
+                                "the start of a Rekushu game is the empty board: {size}x{size}"
+                            )));
+                        }
+                        size
+                    }
+                    (None, Some(s)) => s
+                        .value
+                        .split_once('x')
+                        .filter(|(a, b)| a == b)
+                        .and_then(|(a, _)| parse_size(a))
+                        .ok_or_else(|| {
+                            s.error("not a Rekushu start (an empty board: 8x8)".into())
+                        })?,
+                };
+                if let Some(t) = find("TurnLimit") {
+                    return Err(t.error("a REBUS tag in a Rekushu record".into()));
+                }
+                Start::Rekushu { size }
+            }
+            "rebus" => {
+                if let Some(t) = find("Size")
+                    && t.value != "9"
+                {
+                    return Err(t.error("the REBUS board is 9x9".into()));
+                }
+                let s = required("Start", " (standard, random <seed>, or a position string)")?;
+                let position = parse_rebus_start(&s.value).map_err(|e| s.error(e))?;
+                let turn_limit = match find("TurnLimit") {
+                    None => DEFAULT_TURN_LIMIT,
+                    Some(t) => t.value.parse().map_err(|_| {
+                        t.error("not a turn limit (a number of plies, 0 = none)".into())
+                    })?,
+                };
+                Start::Rebus {
+                    position: Box::new(position),
+                    turn_limit,
+                }
+            }
+            _ => return Err(game.error("unknown game (rekushu or rebus)".into())),
+        };
+        let first = required("First", " (the first player's name, or ?)")?
+            .value
+            .clone();
+        let second = required("Second", " (the second player's name, or ?)")?
+            .value
+            .clone();
+        let r = required("Result", " (1-0, 0-1, 1/2-1/2 or *)")?;
+        let result = GameResult::parse(&r.value)
+            .ok_or_else(|| r.error("not a result (1-0, 0-1, 1/2-1/2 or *)".into()))?;
+        let d = required("Date", " (e.g. 2026-11-30T06:40:12Z)")?;
+        if d.value.trim().is_empty() {
+            return Err(d.error("an empty date".into()));
+        }
+        if let Some(p) = find("Plies")
+            && p.value.parse::<usize>().ok() != Some(plies)
+        {
+            return Err(p.error(format!("the record has {plies} moves after the header")));
+        }
+        let other = raw
+            .iter()
+            .filter(|t| !KNOWN_TAGS.contains(&t.name.as_str()))
+            .map(|t| (t.name.clone(), t.value.clone()))
+            .collect();
+        Ok(Tags {
+            start,
+            first,
+            second,
+            result,
+            date: d.value.clone(),
+            reason: find("Reason").map(|t| t.value.clone()),
+            score: find("Score").map(|t| t.value.clone()),
+            other,
+        })
+    }
+}
+
+impl Record {
+    /// A record of `start` with no moves, unknown players (`?`), an unfinished
+    /// result and today's date.
+    pub fn new(start: Start) -> Record {
+        Record {
+            tags: Tags::new(start),
             moves: Vec::new(),
         }
     }
 
-    /// Replays the moves from the start with the rules.
+    /// Replays the moves from the start with the rules (a record read from
+    /// text was already replayed by [`Record::read`]).
     pub fn replay(&self) -> Result<Replay, RecordError> {
         self.replay_with_lines(None)
     }
 
     fn replay_with_lines(&self, lines: Option<&[usize]>) -> Result<Replay, RecordError> {
-        match &self.start {
+        match &self.tags.start {
             Start::Rekushu { size } => {
                 let board = Board::new(*size).ok_or(RecordError::MissingTag(
                     "Size",
@@ -291,39 +470,10 @@ impl Record {
         }
     }
 
-    /// The record as text, in the format [`Record::parse`] reads.
+    /// The record as text, in the format [`Record::read`] reads.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        tag(&mut out, "Game", self.start.game_id());
-        match &self.start {
-            Start::Rekushu { size } => {
-                tag(&mut out, "Size", &size.to_string());
-                tag(&mut out, "Start", &format!("{size}x{size}"));
-            }
-            Start::Rebus {
-                position,
-                turn_limit,
-            } => {
-                tag(&mut out, "Start", &position.position_string());
-                tag(&mut out, "TurnLimit", &turn_limit.to_string());
-            }
-        }
-        tag(&mut out, "First", &self.first);
-        tag(&mut out, "Second", &self.second);
-        tag(&mut out, "Result", self.result.text());
-        if let Some(r) = &self.reason {
-            tag(&mut out, "Reason", r);
-        }
-        if let Some(s) = &self.score {
-            tag(&mut out, "Score", s);
-        }
-        tag(&mut out, "Plies", &self.moves.len().to_string());
-        tag(&mut out, "Date", &self.date);
-        for (name, value) in &self.other_tags {
-            if valid_tag_name(name) && !KNOWN_TAGS.contains(&name.as_str()) {
-                tag(&mut out, name, value);
-            }
-        }
+        self.tags.write(&mut out, self.moves.len());
         out.push('\n');
         for m in &self.moves {
             out.push_str(&one_line(&m.text).replace(['#', ' '], ""));
@@ -339,183 +489,104 @@ impl Record {
     }
 
     /// Reads a record, strictly: the header tags, the start, then every move
-    /// replayed with the rules. Never panics, whatever the text.
-    pub fn parse(text: &str) -> Result<Record, RecordError> {
+    /// replayed with the rules; returns the record and that replay. Never
+    /// panics, whatever the text.
+    pub fn read(text: &str) -> Result<(Record, Replay), RecordError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut tags: Vec<(String, String, usize, String)> = Vec::new();
         let mut lines = text.split('\n').enumerate().map(|(i, l)| {
             let l = l.strip_suffix('\r').unwrap_or(l);
             (i + 1, l)
         });
-        // The header: tag lines up to the first blank line.
-        for (n, raw) in lines.by_ref() {
-            check_controls(n, raw)?;
-            let line = raw.trim();
-            if line.is_empty() {
-                break;
-            }
-            let (name, value) = parse_tag_line(line).map_err(|problem| RecordError::Line {
-                line: n,
-                text: raw.to_string(),
-                problem,
-            })?;
-            if tags.iter().any(|t| t.0 == name) {
-                return Err(RecordError::Line {
-                    line: n,
-                    text: raw.to_string(),
-                    problem: format!("tag {name} given twice"),
-                });
-            }
-            tags.push((name, value, n, raw.to_string()));
-        }
-        // The moves: one per line, an optional comment after `#`.
-        let mut moves = Vec::new();
-        let mut move_lines = Vec::new();
-        for (n, raw) in lines {
-            check_controls(n, raw)?;
-            let line = raw.trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (mv, comment) = match line.split_once('#') {
-                Some((m, c)) => (m.trim(), Some(c.trim())),
-                None => (line, None),
-            };
-            let bad = |problem: &str| RecordError::Line {
-                line: n,
-                text: raw.to_string(),
-                problem: problem.into(),
-            };
-            if mv.is_empty() {
-                return Err(bad("a comment with no move before it"));
-            }
-            if mv.starts_with('[') {
-                return Err(bad("a tag after the blank line that ends the header"));
-            }
-            if mv.split_whitespace().nth(1).is_some() {
-                return Err(bad(
-                    "more than one word before the comment (one move per line)",
-                ));
-            }
-            moves.push(RecordMove::new(
-                mv,
-                comment.filter(|c| !c.is_empty()).map(String::from),
-            ));
-            move_lines.push(n);
-        }
-        let record = Self::from_tags(tags, moves)?;
-        record.replay_with_lines(Some(&move_lines))?;
-        Ok(record)
+        let raw = read_header(&mut lines)?;
+        let body = read_body(lines)?;
+        let record = Record {
+            tags: Tags::from_raw(&raw, body.moves.len())?,
+            moves: body.moves,
+        };
+        let replay = record.replay_with_lines(Some(&body.lines))?;
+        Ok((record, replay))
     }
 
-    fn from_tags(
-        tags: Vec<(String, String, usize, String)>,
-        moves: Vec<RecordMove>,
-    ) -> Result<Record, RecordError> {
-        let find = |name: &str| tags.iter().find(|t| t.0 == name);
-        let bad = |t: &(String, String, usize, String), problem: String| RecordError::Line {
-            line: t.2,
-            text: t.3.clone(),
-            problem,
-        };
-        let required = |name: &'static str, hint: &'static str| {
-            find(name).ok_or(RecordError::MissingTag(name, hint))
-        };
-        let game = required("Game", " (rekushu or rebus)")?;
-        let start = match game.1.to_ascii_lowercase().as_str() {
-            "rekushu" => {
-                let size = match (find("Size"), find("Start")) {
-                    (None, None) => {
-                        return Err(RecordError::MissingTag("Size", " (Rekushu board size)"));
-                    }
-                    (Some(t), start) => {
-                        let size = parse_size(&t.1)
-                            .ok_or_else(|| bad(t, "not a Rekushu board size (4 to 26)".into()))?;
-                        if let Some(s) = start
-                            && s.1 != format!("{size}x{size}")
-                        {
-                            return Err(bad(
-                                s,
-                                format!(
-                                    "the start of a Rekushu game is the empty board: {size}x{size}"
-                                ),
-                            ));
-                        }
-                        size
-                    }
-                    (None, Some(s)) => {
-                        s.1.split_once('x')
-                            .filter(|(a, b)| a == b)
-                            .and_then(|(a, _)| parse_size(a))
-                            .ok_or_else(|| {
-                                bad(s, "not a Rekushu start (an empty board: 8x8)".into())
-                            })?
-                    }
-                };
-                if let Some(t) = find("TurnLimit") {
-                    return Err(bad(t, "a REBUS tag in a Rekushu record".into()));
-                }
-                Start::Rekushu { size }
-            }
-            "rebus" => {
-                if let Some(t) = find("Size")
-                    && t.1 != "9"
-                {
-                    return Err(bad(t, "the REBUS board is 9x9".into()));
-                }
-                let s = required("Start", " (standard, random <seed>, or a position string)")?;
-                let position = parse_rebus_start(&s.1).map_err(|e| bad(s, e))?;
-                let turn_limit = match find("TurnLimit") {
-                    None => DEFAULT_TURN_LIMIT,
-                    Some(t) => t.1.parse().map_err(|_| {
-                        bad(t, "not a turn limit (a number of plies, 0 = none)".into())
-                    })?,
-                };
-                Start::Rebus {
-                    position: Box::new(position),
-                    turn_limit,
-                }
-            }
-            _ => return Err(bad(game, "unknown game (rekushu or rebus)".into())),
-        };
-        let first = required("First", " (the first player's name, or ?)")?
-            .1
-            .clone();
-        let second = required("Second", " (the second player's name, or ?)")?
-            .1
-            .clone();
-        let r = required("Result", " (1-0, 0-1, 1/2-1/2 or *)")?;
-        let result = GameResult::parse(&r.1)
-            .ok_or_else(|| bad(r, "not a result (1-0, 0-1, 1/2-1/2 or *)".into()))?;
-        let d = required("Date", " (e.g. 2026-11-30T06:40:12Z)")?;
-        if d.1.trim().is_empty() {
-            return Err(bad(d, "an empty date".into()));
+    /// [`Record::read`] without the replay.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        Record::read(text).map(|(record, _)| record)
+    }
+}
+
+/// The header: tag lines up to the first blank line (or the end), each name
+/// once.
+fn read_header<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+) -> Result<Vec<RawTag>, RecordError> {
+    let mut tags: Vec<RawTag> = Vec::new();
+    for (n, raw) in lines {
+        check_controls(n, raw)?;
+        let line = raw.trim();
+        if line.is_empty() {
+            break;
         }
-        if let Some(p) = find("Plies")
-            && p.1.parse::<usize>().ok() != Some(moves.len())
-        {
+        let (name, value) = parse_tag_line(line).map_err(|problem| RecordError::Line {
+            line: n,
+            text: raw.to_string(),
+            problem,
+        })?;
+        if tags.iter().any(|t| t.name == name) {
+            return Err(RecordError::Line {
+                line: n,
+                text: raw.to_string(),
+                problem: format!("tag {name} given twice"),
+            });
+        }
+        tags.push(RawTag {
+            name,
+            value,
+            line: n,
+            raw: raw.to_string(),
+        });
+    }
+    Ok(tags)
+}
+
+/// The moves: one per line, an optional comment after `#`; blank lines are
+/// skipped.
+fn read_body<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Body, RecordError> {
+    let mut body = Body {
+        moves: Vec::new(),
+        lines: Vec::new(),
+    };
+    for (n, raw) in lines {
+        check_controls(n, raw)?;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (mv, comment) = match line.split_once('#') {
+            Some((m, c)) => (m.trim(), Some(c.trim())),
+            None => (line, None),
+        };
+        let bad = |problem: &str| RecordError::Line {
+            line: n,
+            text: raw.to_string(),
+            problem: problem.into(),
+        };
+        if mv.is_empty() {
+            return Err(bad("a comment with no move before it"));
+        }
+        if mv.starts_with('[') {
+            return Err(bad("a tag after the blank line that ends the header"));
+        }
+        if mv.split_whitespace().nth(1).is_some() {
             return Err(bad(
-                p,
-                format!("the record has {} moves after the header", moves.len()),
+                "more than one word before the comment (one move per line)",
             ));
         }
-        let other_tags = tags
-            .iter()
-            .filter(|t| !KNOWN_TAGS.contains(&t.0.as_str()))
-            .map(|t| (t.0.clone(), t.1.clone()))
-            .collect();
-        Ok(Record {
-            start,
-            first,
-            second,
-            result,
-            date: d.1.clone(),
-            reason: find("Reason").map(|t| t.1.clone()),
-            score: find("Score").map(|t| t.1.clone()),
-            other_tags,
-            moves,
-        })
+        body.moves.push(RecordMove::new(
+            mv,
+            comment.filter(|c| !c.is_empty()).map(String::from),
+        ));
+        body.lines.push(n);
     }
+    Ok(body)
 }
 
 impl fmt::Display for Record {

@@ -61,12 +61,11 @@ fn depth(d: u32) -> Options {
 
 #[test]
 fn the_rekushu_blunder_is_the_worst_move() {
-    let record = Record::parse(REKUSHU_BLUNDER).expect("a legal record");
+    let (_, replay) = Record::read(REKUSHU_BLUNDER).expect("a legal record");
     let mut calls = Vec::new();
-    let a = analyze(&record, &depth(3), &mut |done, total| {
+    let a = analyze(&replay, &depth(3), &mut |done, total| {
         calls.push((done, total))
-    })
-    .expect("analysed");
+    });
     assert_eq!(a.moves.len(), 8);
     assert_eq!(calls.last(), Some(&(8, 8)));
     let worst = a.worst().expect("a worst move");
@@ -87,7 +86,7 @@ fn the_rekushu_blunder_is_the_worst_move() {
         worst.after.trim_start_matches('-')
     );
     // The same analysis twice (one thread, fixed depth): the same numbers.
-    let again = analyze(&record, &depth(3), &mut |_, _| {}).expect("analysed");
+    let again = analyze(&replay, &depth(3), &mut |_, _| {});
     assert_eq!(again, a);
 }
 
@@ -95,8 +94,9 @@ fn the_rekushu_blunder_is_the_worst_move() {
 fn the_rebus_blunder_is_the_worst_move() {
     let dir = scratch("rebus-lib");
     let path = rebus_blunder(&dir);
-    let record = Record::parse(&std::fs::read_to_string(&path).expect("saved")).expect("parses");
-    let a = analyze(&record, &depth(1), &mut |_, _| {}).expect("analysed");
+    let (_, replay) =
+        Record::read(&std::fs::read_to_string(&path).expect("saved")).expect("parses");
+    let a = analyze(&replay, &depth(1), &mut |_, _| {});
     assert_eq!(a.moves.len(), 3);
     let first = &a.moves[0];
     assert_eq!(first.played, "a1L2");

@@ -105,7 +105,7 @@ fn rekushu_finished_and_resigned_games_round_trip() {
     let saved = dir.join("end.txt");
     ok(&mut e, &format!("savegame {}", saved.display()));
     let r = Record::parse(&std::fs::read_to_string(&saved).expect("saved")).expect("parses");
-    assert_ne!(r.result.text(), "*");
+    assert_ne!(r.tags.result.text(), "*");
     round_trip(&mut e, &dir, "end2.txt");
 
     // A resignation is not a move; the record's Reason keeps it.

@@ -13,15 +13,15 @@ const REKUSHU_MOVES: &[&str] = &["A1", "F6", "B1", "F5", "A2", "E6", "B2:A1-B2"]
 
 fn rekushu_record() -> Record {
     let mut r = Record::new(Start::Rekushu { size: 6 });
-    r.first = "alice".into();
-    r.second = "bob \"the\" builder\\".into();
-    r.date = "2026-01-02T03:04:05Z".into();
+    r.tags.first = "alice".into();
+    r.tags.second = "bob \"the\" builder\\".into();
+    r.tags.date = "2026-01-02T03:04:05Z".into();
     r.moves = REKUSHU_MOVES
         .iter()
         .enumerate()
         .map(|(i, m)| RecordMove::new(*m, (i == 1).then(|| "depth 3 score +0.50".into())))
         .collect();
-    r.other_tags = vec![("Event".into(), "test".into())];
+    r.tags.other = vec![("Event".into(), "test".into())];
     r
 }
 
@@ -43,10 +43,10 @@ fn rekushu_records_read_back_the_same() {
         text.contains("\n\nA1\nF6 # depth 3 score +0.50\n"),
         "{text}"
     );
-    let back = Record::parse(&text).expect("parses");
+    let (back, replay) = Record::read(&text).expect("parses");
     assert_eq!(back, r);
     assert_eq!(back.to_text(), text);
-    let Ok(Replay::Rekushu(line)) = back.replay() else {
+    let Replay::Rekushu(line) = replay else {
         panic!("a rekushu replay");
     };
     let end = line.position_after(usize::MAX);
@@ -60,12 +60,11 @@ fn rebus_start_forms_and_turn_limit() {
     let deal = Position::random(7);
     // Each start with its first legal move (in generation order) played.
     let text = |start: &str, extra: &str| {
-        let pos = Record::parse(&format!(
+        let pos = Record::read(&format!(
             "[Game \"rebus\"]\n[Start \"{start}\"]\n[First \"a\"]\n[Second \"b\"]\n\
              [Result \"*\"]\n[Date \"today\"]\n"
         ))
-        .and_then(|r| r.replay())
-        .map(|r| match r {
+        .map(|(_, r)| match r {
             Replay::Rebus(line) => line.start,
             Replay::Rekushu(_) => panic!("rebus"),
         })
@@ -84,7 +83,7 @@ fn rebus_start_forms_and_turn_limit() {
         (&standard.position_string() as &str, standard.clone()),
     ] {
         let r = Record::parse(&text(start, "")).unwrap_or_else(|e| panic!("{start}: {e}"));
-        match &r.start {
+        match &r.tags.start {
             Start::Rebus {
                 position,
                 turn_limit,
@@ -96,12 +95,12 @@ fn rebus_start_forms_and_turn_limit() {
         }
     }
     // The writer always writes the position string, and the turn limit.
-    let r = Record::parse(&text("random 7", "[TurnLimit \"12\"]\n")).expect("parses");
+    let (r, replay) = Record::read(&text("random 7", "[TurnLimit \"12\"]\n")).expect("parses");
     let written = r.to_text();
     assert!(written.contains(&format!("[Start \"{}\"]", deal.position_string())));
     assert!(written.contains("[TurnLimit \"12\"]"));
     assert_eq!(Record::parse(&written).expect("reads back"), r);
-    let Ok(Replay::Rebus(line)) = r.replay() else {
+    let Replay::Rebus(line) = replay else {
         panic!("a rebus replay");
     };
     assert_eq!(line.start.turn_limit(), 12);
@@ -115,10 +114,10 @@ fn the_arena_format_reads() {
         [Score \"B+7\"]\n[Plies \"3\"]\n[Date \"2026-11-30T06:40:12Z\"]\n\n\
         C3 # opening\nF6 # opening\nD4 # depth 4 score +1.20 nodes 5120 time 48 ms\n";
     let r = Record::parse(text).expect("parses");
-    assert_eq!(r.result, GameResult::FirstWins);
-    assert_eq!(r.reason.as_deref(), Some("no-placement"));
-    assert_eq!(r.score.as_deref(), Some("B+7"));
-    assert_eq!(r.other_tags, vec![("Round".to_string(), "3".to_string())]);
+    assert_eq!(r.tags.result, GameResult::FirstWins);
+    assert_eq!(r.tags.reason.as_deref(), Some("no-placement"));
+    assert_eq!(r.tags.score.as_deref(), Some("B+7"));
+    assert_eq!(r.tags.other, vec![("Round".to_string(), "3".to_string())]);
     assert_eq!(r.moves[0].comment.as_deref(), Some("opening"));
     assert_eq!(
         r.moves[2].comment.as_deref(),
@@ -129,9 +128,30 @@ fn the_arena_format_reads() {
     assert_eq!(Record::parse(&crlf).expect("CRLF parses"), r);
     // Only a size, or only a start, is enough for Rekushu.
     let no_start = text.replace("[Start \"8x8\"]\n", "");
-    assert_eq!(Record::parse(&no_start).expect("no Start").start, r.start);
+    assert_eq!(
+        Record::parse(&no_start).expect("no Start").tags.start,
+        r.tags.start
+    );
     let no_size = text.replace("[Size \"8\"]\n", "");
-    assert_eq!(Record::parse(&no_size).expect("no Size").start, r.start);
+    assert_eq!(
+        Record::parse(&no_size).expect("no Size").tags.start,
+        r.tags.start
+    );
+}
+
+/// `Record::read` is `Record::parse` with the replay it made: the same
+/// record or the same error, and the replay `Record::replay` gives.
+#[test]
+fn read_returns_the_parse_and_its_replay() {
+    let text = rekushu_record().to_text();
+    let (r, replay) = Record::read(&text).expect("reads");
+    assert_eq!(Record::parse(&text).as_ref(), Ok(&r));
+    let again = r.replay().expect("replays");
+    assert_eq!(format!("{replay:?}"), format!("{again:?}"));
+    let bad = text.replace("\nB1\n", "\nA1\n");
+    let err = Record::read(&bad).expect_err("A1 twice");
+    assert_eq!(Record::parse(&bad).expect_err("A1 twice"), err);
+    assert!(err.to_string().starts_with("move 3 'A1' (line "), "{err}");
 }
 
 #[test]

@@ -42,15 +42,15 @@ fn start_of<G: GameText>(s: &Session<G>) -> G {
 fn record_of<G: GameText>(s: &Session<G>, start: Start) -> Record {
     let mut r = Record::new(start);
     let status = s.status();
-    r.result = GameResult::from_status(status);
+    r.tags.result = GameResult::from_status(status);
     if status != Status::Ongoing {
-        r.reason = Some(if s.resigned.is_some() {
+        r.tags.reason = Some(if s.resigned.is_some() {
             "resign".into()
         } else {
             s.pos.end_reason().into()
         });
     }
-    r.score = Some(s.pos.score_text());
+    r.tags.score = Some(s.pos.score_text());
     r.moves = s
         .history
         .iter()
@@ -132,9 +132,9 @@ fn session_after<G: GameText>(
     }
     let to_move = s.pos.side_to_move();
     if n == line.moves.len()
-        && record.reason.as_deref() == Some("resign")
+        && record.tags.reason.as_deref() == Some("resign")
         && s.pos.status() == Status::Ongoing
-        && record.result.winner() == Some(to_move.opp())
+        && record.tags.result.winner() == Some(to_move.opp())
     {
         s.resigned = Some(to_move);
     }
@@ -146,10 +146,7 @@ fn session_after<G: GameText>(
 pub fn loadgame(e: &mut Engine, args: &Args) -> CommandResult {
     let (path, number) = loadgame_args(args)?;
     let text = read_record_file(&path)?;
-    let record = Record::parse(&text)
-        .map_err(|err| CommandError::refused(format!("loadgame '{path}': {err}")))?;
-    let replay = record
-        .replay()
+    let (record, replay) = Record::read(&text)
         .map_err(|err| CommandError::refused(format!("loadgame '{path}': {err}")))?;
     let total = record.moves.len();
     let n = match &number {

@@ -16,6 +16,8 @@
 
 use serde::Serialize;
 
+use crate::ending::{Adjudged, Decision, Ending};
+
 /// What an engine said about its move.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchInfo {
@@ -179,11 +181,11 @@ pub fn parse_draw(args: &[String]) -> Result<Option<DrawRule>, String> {
     Ok(Some(rule))
 }
 
-/// A verdict: the winning seat (`None`: a draw) and the record's reason.
+/// A verdict: who won, and the ending (an [`Ending::Adjudication`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
-    pub winner: Option<usize>,
-    pub reason: String,
+    pub result: Decision,
+    pub ending: Ending,
 }
 
 /// The streaks of one game, fed each engine move in order.
@@ -250,13 +252,16 @@ impl Tracker {
                 String::new()
             };
             return Some(Verdict {
-                winner: Some(1 - s),
-                reason: format!(
-                    "adjudication: resign: {} scored -{} or less for {} moves{both}",
-                    names[s],
-                    units(r.score),
-                    r.movecount
-                ),
+                result: Decision::Win(1 - s),
+                ending: Ending::Adjudication {
+                    verdict: Adjudged::Resign,
+                    detail: format!(
+                        "{} scored -{} or less for {} moves{both}",
+                        names[s],
+                        units(r.score),
+                        r.movecount
+                    ),
+                },
             });
         }
         if let Some(d) = self.rules.draw
@@ -265,13 +270,16 @@ impl Tracker {
             && self.quiet[1] >= d.movecount
         {
             return Some(Verdict {
-                winner: None,
-                reason: format!(
-                    "adjudication: draw: both scores within ±{} for {} moves each (from ply {})",
-                    units(d.score),
-                    d.movecount,
-                    d.movenumber
-                ),
+                result: Decision::Draw,
+                ending: Ending::Adjudication {
+                    verdict: Adjudged::Draw,
+                    detail: format!(
+                        "both scores within ±{} for {} moves each (from ply {})",
+                        units(d.score),
+                        d.movecount,
+                        d.movenumber
+                    ),
+                },
             });
         }
         None
@@ -338,8 +346,13 @@ mod tests {
         let v = t
             .update(0, 7, Some(f64::NEG_INFINITY), names)
             .expect("resigns");
-        assert_eq!(v.winner, Some(1));
-        assert!(v.reason.starts_with("adjudication: resign: black"), "{v:?}");
+        assert_eq!(v.result, Decision::Win(1));
+        assert!(
+            v.ending
+                .to_string()
+                .starts_with("adjudication: resign: black"),
+            "{v:?}"
+        );
         // Two-sided: white's own scores must agree.
         let rules = Adjudication {
             resign: parse_resign(&["movecount=1 score=5 twosided=true".into()]).expect("ok"),
@@ -365,7 +378,10 @@ mod tests {
         assert_eq!(t.update(1, 2, Some(0.1), names), None);
         assert_eq!(t.update(0, 3, Some(0.2), names), None);
         let v = t.update(1, 4, Some(-0.5), names).expect("draw");
-        assert_eq!(v.winner, None);
-        assert!(v.reason.starts_with("adjudication: draw"), "{v:?}");
+        assert_eq!(v.result, Decision::Draw);
+        assert!(
+            v.ending.to_string().starts_with("adjudication: draw"),
+            "{v:?}"
+        );
     }
 }

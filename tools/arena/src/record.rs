@@ -22,25 +22,11 @@
 //! ```
 
 use tessera::games::rebus::Position;
-use tessera::record::{GameResult, Record, RecordMove, Start};
+use tessera::record::{Record, RecordMove, Start};
 pub use tessera::record::{civil_from_days, utc_now};
 
 use crate::openings::GameKind;
 use crate::referee::GameOutcome;
-
-/// The result of a game by winning seat (seat 0 moves first).
-pub fn game_result(winner: Option<usize>) -> GameResult {
-    match winner {
-        Some(0) => GameResult::FirstWins,
-        Some(_) => GameResult::SecondWins,
-        None => GameResult::Draw,
-    }
-}
-
-/// `1-0` (first player won), `0-1`, `1/2-1/2`.
-pub fn result_text(winner: Option<usize>) -> &'static str {
-    game_result(winner).text()
-}
 
 /// The record of one game, or why none can be written (a game that never
 /// started for the arena's own reasons has no start position).
@@ -62,13 +48,13 @@ pub fn record_text(
         },
     };
     let mut record = Record::new(start);
-    record.first = names[0].to_string();
-    record.second = names[1].to_string();
-    record.result = game_result(outcome.winner);
-    record.date = date.to_string();
-    record.reason = Some(outcome.reason.clone());
-    record.score = Some(outcome.score.clone());
-    record.other_tags = vec![("Round".into(), (round + 1).to_string())];
+    record.tags.first = names[0].to_string();
+    record.tags.second = names[1].to_string();
+    record.tags.result = outcome.result.game_result();
+    record.tags.date = date.to_string();
+    record.tags.reason = Some(outcome.ending.to_string());
+    record.tags.score = Some(outcome.score.clone());
+    record.tags.other = vec![("Round".into(), (round + 1).to_string())];
     record.moves = outcome
         .moves
         .iter()
@@ -87,7 +73,9 @@ pub fn record_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ending::{Decision, Ending, FaultKind};
     use crate::referee::MoveRecord;
+    use tessera::record::GameResult;
 
     #[test]
     fn dates() {
@@ -98,8 +86,8 @@ mod tests {
     #[test]
     fn records_read_back() {
         let outcome = GameOutcome {
-            winner: Some(1),
-            reason: "illegal move 'A1': A1 is occupied".into(),
+            result: Decision::Win(1),
+            ending: Ending::fault(FaultKind::IllegalMove, "'A1': A1 is occupied"),
             fault: Some(0),
             score: "0".into(),
             moves: vec![
@@ -122,13 +110,13 @@ mod tests {
         let text = record_text(GameKind::Rekushu { size: 8 }, ["a", "b"], &outcome, 0, "d")
             .expect("a record");
         let r = Record::parse(&text).expect("parses");
-        assert_eq!(r.result, GameResult::SecondWins);
+        assert_eq!(r.tags.result, GameResult::SecondWins);
         assert_eq!(r.moves[0].comment.as_deref(), Some("opening"));
         assert_eq!(
             r.moves[1].comment.as_deref(),
             Some("depth 2 score +0.50 nodes 9")
         );
-        assert_eq!(r.other_tags, vec![("Round".to_string(), "1".to_string())]);
+        assert_eq!(r.tags.other, vec![("Round".to_string(), "1".to_string())]);
         let mut none = outcome.clone();
         none.start = String::new();
         assert!(record_text(GameKind::Rebus, ["a", "b"], &none, 0, "d").is_err());

@@ -11,6 +11,7 @@ use tessera::core::{Side, Status};
 use tessera::games::rebus::Position;
 
 use crate::adjudication::{Adjudication, Tracker, parse_summary};
+use crate::ending::{Decision, Ending, FaultKind};
 use crate::openings::{GameKind, Opening, rekushu_board};
 use crate::process::{EngineProcess, ProcessError, Reply};
 use crate::spec::{EngineSpec, TimeControl};
@@ -163,10 +164,11 @@ impl MoveTimes {
 /// How a game ended, by seat: seat 0 moves first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameOutcome {
-    /// The winning seat, or `None` for a draw.
-    pub winner: Option<usize>,
-    /// `no-placement`, `51`, `resign`, `illegal move 'K10': …`, `stall: …`…
-    pub reason: String,
+    /// Who won.
+    pub result: Decision,
+    /// Why the game ended: `no-placement`, `51`, `resign`, `illegal move
+    /// 'K10': …`, `stall: …`…
+    pub ending: Ending,
     /// The seat whose misbehaviour ended the game, if any.
     pub fault: Option<usize>,
     /// The score text of the final position (`B+3`, `R+5`, `0`).
@@ -212,8 +214,8 @@ pub fn play_game(
 /// A game that could not start for the arena's own reasons (a draw, no fault).
 pub fn no_game(reason: String) -> GameOutcome {
     GameOutcome {
-        winner: None,
-        reason: format!("arena error: {reason}"),
+        result: Decision::Draw,
+        ending: Ending::ArenaError(reason),
         fault: None,
         score: "0".into(),
         moves: Vec::new(),
@@ -227,7 +229,7 @@ pub fn no_game(reason: String) -> GameOutcome {
 /// A lost game: the seat that broke a rule or the protocol, and why.
 struct Fault {
     seat: usize,
-    reason: String,
+    ending: Ending,
     /// The engine is in an unknown state (a stall, a crash, garbage, a wrong
     /// move): it is killed and a new process plays its next game. A late but
     /// well-formed reply (a time forfeit) keeps the process: a fresh engine's
@@ -236,10 +238,10 @@ struct Fault {
 }
 
 impl Fault {
-    fn new(seat: usize, reason: String) -> Fault {
+    fn new(seat: usize, ending: Ending) -> Fault {
         Fault {
             seat,
-            reason,
+            ending,
             restart: true,
         }
     }
@@ -300,18 +302,18 @@ impl<'a, G: GameText> Referee<'a, G> {
             self.play()
         });
         let mut interrupted = false;
-        let (winner, reason, fault) = match result {
-            Ok((winner, reason)) => (winner, reason, None),
+        let (result, ending, fault) = match result {
+            Ok((result, ending)) => (result, ending, None),
             Err(_) if crate::signals::interrupted() => {
                 // Not the engine's fault: the game is dropped and replayed.
                 interrupted = true;
-                (None, "interrupted".into(), None)
+                (Decision::Draw, Ending::Interrupted, None)
             }
             Err(f) => {
                 if f.restart {
                     self.seats[f.seat].restart();
                 }
-                (Some(1 - f.seat), f.reason, Some(f.seat))
+                (Decision::Win(1 - f.seat), f.ending, Some(f.seat))
             }
         };
         let mut times = self.times;
@@ -319,8 +321,8 @@ impl<'a, G: GameText> Referee<'a, G> {
             t.handshake_ms = seat.handshake.map(|d| d.as_secs_f64() * 1000.0);
         }
         GameOutcome {
-            winner,
-            reason,
+            result,
+            ending,
             fault,
             score: self.pos.score_text(),
             moves: self.moves,
@@ -342,13 +344,16 @@ impl<'a, G: GameText> Referee<'a, G> {
     /// Sends a command that must succeed, within the move timeout.
     fn command(&mut self, seat: usize, line: &str) -> Result<String, Fault> {
         let timeout = self.limits.timing.move_timeout;
-        let fault = |reason: String| Fault::new(seat, reason);
+        let fault = |ending: Ending| Fault::new(seat, ending);
         let process = self.seats[seat]
             .process(self.limits.timing.handshake)
             .map_err(|e| fault(spawn_reason(&e)))?;
         match process.ask(line, timeout) {
             Ok(Reply::Ok(text)) => Ok(text),
-            Ok(Reply::Err(msg)) => Err(fault(format!("refused '{line}': {msg}"))),
+            Ok(Reply::Err(msg)) => Err(fault(Ending::fault(
+                FaultKind::Refused,
+                format!("'{line}': {msg}"),
+            ))),
             Err(e) => Err(fault(describe(&e, line))),
         }
     }
@@ -412,9 +417,11 @@ impl<'a, G: GameText> Referee<'a, G> {
                 mover,
                 match e {
                     tessera::core::MoveError::Syntax(d) => {
-                        format!("unparsable move '{text}': {d}")
+                        Ending::fault(FaultKind::UnparsableMove, format!("'{text}': {d}"))
                     }
-                    tessera::core::MoveError::Illegal(d) => format!("illegal move '{text}': {d}"),
+                    tessera::core::MoveError::Illegal(d) => {
+                        Ending::fault(FaultKind::IllegalMove, format!("'{text}': {d}"))
+                    }
                 },
             )
         })?;
@@ -451,7 +458,7 @@ impl<'a, G: GameText> Referee<'a, G> {
         Ok(score)
     }
 
-    fn play(&mut self) -> Result<(Option<usize>, String), Fault> {
+    fn play(&mut self) -> Result<(Decision, Ending), Fault> {
         let mut plies = 0usize;
         let mut tracker = Tracker::new(self.limits.adjudication);
         let names = [colour::<G>(Side::First), colour::<G>(Side::Second)];
@@ -459,22 +466,22 @@ impl<'a, G: GameText> Referee<'a, G> {
             match self.pos.status() {
                 Status::Ongoing => {}
                 status => {
-                    let reason = self.pos.end_reason().to_string();
-                    let winner = match status {
-                        Status::Won(side) => Some(seat_of(side)),
-                        _ => None,
+                    let ending = Ending::Rules(self.pos.end_reason().to_string());
+                    let result = match status {
+                        Status::Won(side) => Decision::Win(seat_of(side)),
+                        _ => Decision::Draw,
                     };
-                    return Ok((winner, reason));
+                    return Ok((result, ending));
                 }
             }
             if self.limits.max_plies.is_some_and(|m| plies >= m) {
-                return Ok((None, "max-plies".into()));
+                return Ok((Decision::Draw, Ending::MaxPlies));
             }
             let side = self.pos.side_to_move();
             let seat = seat_of(side);
             let (text, wall) = self.genmove(seat, side)?;
             if text.eq_ignore_ascii_case("resign") {
-                return Ok((Some(1 - seat), "resign".into()));
+                return Ok((Decision::Win(1 - seat), Ending::Resign));
             }
             let score = self.apply(&text, false, Some((seat, wall)))?;
             plies += 1;
@@ -487,14 +494,14 @@ impl<'a, G: GameText> Referee<'a, G> {
                     [names[0].as_str(), names[1].as_str()],
                 )
             {
-                return Ok((v.winner, v.reason));
+                return Ok((v.result, v.ending));
             }
         }
     }
 
     /// Asks `seat` for its move and times it: the reply and its wall time.
     fn genmove(&mut self, seat: usize, side: Side) -> Result<(String, Duration), Fault> {
-        let fault = |reason: String| Fault::new(seat, reason);
+        let fault = |ending: Ending| Fault::new(seat, ending);
         let who = colour::<G>(side);
         let (limit, increment) = match self.seats[seat].spec.tc {
             TimeControl::Fischer { increment, .. } => (self.clocks[seat], increment),
@@ -518,7 +525,12 @@ impl<'a, G: GameText> Referee<'a, G> {
         let line = format!("genmove {who}");
         let (text, spent) = match process.ask_timed(&line, wait) {
             Ok((Reply::Ok(text), spent)) => (text, spent),
-            Ok((Reply::Err(msg), _)) => return Err(fault(format!("refused '{line}': {msg}"))),
+            Ok((Reply::Err(msg), _)) => {
+                return Err(fault(Ending::fault(
+                    FaultKind::Refused,
+                    format!("'{line}': {msg}"),
+                )));
+            }
             Err(e) => return Err(fault(describe(&e, &line))),
         };
         if let Some(l) = limit {
@@ -526,11 +538,14 @@ impl<'a, G: GameText> Referee<'a, G> {
                 self.times[seat].add(spent, None);
                 return Err(Fault {
                     restart: false,
-                    ..fault(format!(
-                        "time forfeit: {} ms used of {} ms (+{} ms margin)",
-                        ms(spent),
-                        ms(l),
-                        ms(timing.margin)
+                    ..fault(Ending::fault(
+                        FaultKind::TimeForfeit,
+                        format!(
+                            "{} ms used of {} ms (+{} ms margin)",
+                            ms(spent),
+                            ms(l),
+                            ms(timing.margin)
+                        ),
                     ))
                 });
             }
@@ -539,30 +554,37 @@ impl<'a, G: GameText> Referee<'a, G> {
             }
         }
         if text.is_empty() || text.contains('\n') {
-            return Err(fault(format!("garbled reply to '{line}': '{text}'")));
+            return Err(fault(Ending::fault(
+                FaultKind::GarbledReply,
+                format!("'{line}': '{text}'"),
+            )));
         }
         Ok((text, spent))
     }
 }
 
 /// A process that could not be started or did not answer its handshake.
-fn spawn_reason(e: &ProcessError) -> String {
+fn spawn_reason(e: &ProcessError) -> Ending {
     match e {
-        ProcessError::Handshake(d) => format!("handshake: {d}"),
-        ProcessError::Garbled(t) => format!("handshake: garbled reply '{t}'"),
-        e => format!("crash: {e}"),
+        ProcessError::Handshake(d) => Ending::fault(FaultKind::Handshake, d.clone()),
+        ProcessError::Garbled(t) => {
+            Ending::fault(FaultKind::Handshake, format!("garbled reply '{t}'"))
+        }
+        e => Ending::fault(FaultKind::Crash, e.to_string()),
     }
 }
 
 /// A process failure as a loss reason.
-fn describe(e: &ProcessError, line: &str) -> String {
+fn describe(e: &ProcessError, line: &str) -> Ending {
     match e {
         ProcessError::Spawn { .. } | ProcessError::Exited(_) | ProcessError::Write(_) => {
-            format!("crash: {e} (at '{line}')")
+            Ending::fault(FaultKind::Crash, format!("{e} (at '{line}')"))
         }
-        ProcessError::Timeout(_) => format!("stall: {e} to '{line}'"),
-        ProcessError::Garbled(text) => format!("garbled reply to '{line}': '{text}'"),
-        ProcessError::Handshake(d) => format!("handshake: {d}"),
-        ProcessError::Interrupted => "interrupted".into(),
+        ProcessError::Timeout(_) => Ending::fault(FaultKind::Stall, format!("{e} to '{line}'")),
+        ProcessError::Garbled(text) => {
+            Ending::fault(FaultKind::GarbledReply, format!("'{line}': '{text}'"))
+        }
+        ProcessError::Handshake(d) => Ending::fault(FaultKind::Handshake, d.clone()),
+        ProcessError::Interrupted => Ending::Interrupted,
     }
 }

@@ -17,8 +17,9 @@ use std::thread;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ending::{Decision, Ending};
 use crate::openings::{GameKind, OpeningSource};
-use crate::record::{record_text, result_text, utc_now};
+use crate::record::{record_text, utc_now};
 use crate::referee::{GameOutcome, Limits, MoveTimes, Seat, no_game, play_game};
 use crate::shard::Shard;
 use crate::spec::EngineSpec;
@@ -238,9 +239,12 @@ pub struct GameReport {
     pub pairing: usize,
     pub first: String,
     pub second: String,
-    /// `1-0`, `0-1`, `1/2-1/2` (first player's view).
-    pub result: String,
-    pub reason: String,
+    /// `1-0`, `0-1`, `1/2-1/2` (first player's view: seat 0 is the first
+    /// player).
+    pub result: Decision,
+    /// Why the game ended (its text in the JSON: `reason`).
+    #[serde(rename = "reason")]
+    pub ending: Ending,
     /// The engine whose misbehaviour lost the game.
     pub fault: Option<String>,
     pub score: String,
@@ -258,10 +262,10 @@ impl GameReport {
     /// Half points of the pairing's first engine (`a`).
     fn a_half_points(&self, a: &str) -> u8 {
         let a_first = self.first == a;
-        match (self.result.as_str(), a_first) {
-            ("1-0", true) | ("0-1", false) => 2,
-            ("1-0", false) | ("0-1", true) => 0,
-            _ => 1,
+        match self.result {
+            Decision::Draw => 1,
+            Decision::Win(seat) if (seat == 0) == a_first => 2,
+            Decision::Win(_) => 0,
         }
     }
 }
@@ -419,18 +423,6 @@ pub struct PairingSummary {
     pub numbers: PairingNumbers,
 }
 
-/// A loss reason's kind: the text before any quote or colon
-/// (`illegal move 'K10': …` → `illegal move`), and for adjudications the
-/// verdict (`adjudication: resign`).
-pub fn reason_kind(reason: &str) -> String {
-    if let Some(rest) = reason.strip_prefix("adjudication: ") {
-        let end = rest.find(':').unwrap_or(rest.len());
-        return format!("adjudication {}", rest[..end].trim());
-    }
-    let end = reason.find([':', '\'', '(']).unwrap_or(reason.len());
-    reason[..end].trim().to_string()
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
     #[error("cannot create the records folder '{path}': {detail}")]
@@ -472,7 +464,7 @@ pub fn summarize(
         if let Some(st) = stats.get_mut(r.pairing) {
             let a = st.a.clone();
             st.add(r.round.saturating_sub(1), r.a_half_points(&a));
-            *st.reasons.entry(reason_kind(&r.reason)).or_default() += 1;
+            *st.reasons.entry(r.ending.kind()).or_default() += 1;
             if let Some(f) = &r.fault {
                 *st.faults.entry(f.clone()).or_default() += 1;
             }
@@ -498,10 +490,7 @@ pub fn summarize(
         l.mean_overhead_ms = (m.reported > 0).then(|| m.overhead_ms / m.reported as f64);
     }
     let faults = reports.iter().filter(|r| r.fault.is_some()).count() as u64;
-    let arena_errors = reports
-        .iter()
-        .filter(|r| r.reason.starts_with("arena error"))
-        .count() as u64;
+    let arena_errors = reports.iter().filter(|r| r.ending.is_arena_error()).count() as u64;
     let sprt = info.sprt.as_ref().and_then(|s| {
         stats
             .first()
@@ -545,144 +534,43 @@ pub fn summarize(
 
 /// Runs the tournament (or its shard); returns the summary (also when the
 /// SPRT stopped it, or a signal did: then `status` says so).
+///
+/// In order: [`prepare`] the records folder and the openings, [`Resume`]
+/// from the state file, count the games already played ([`Live`]), start
+/// the workers ([`spawn_workers`]), [`collect`] their games as they end,
+/// then summarize every game of the shard.
 pub fn run(config: &Config) -> Result<Summary, TournamentError> {
-    if let Some(dir) = &config.records {
-        std::fs::create_dir_all(dir).map_err(|e| TournamentError::Records {
-            path: dir.display().to_string(),
-            detail: e.to_string(),
-        })?;
-    }
-    // Check the openings once before starting threads (a bad size fails here).
-    config.openings.opening(config.kind, 0)?;
+    prepare(config)?;
     let info = MatchInfo::new(config);
     let pairs = pairings(config.format, config.engines.len());
     let mine = shard_games(config.games, pairs.len(), config.shard);
-    let mut state = match &config.state {
-        Some(path) => {
-            Some(StateFile::open(path, &info, config.shard).map_err(TournamentError::State)?)
-        }
-        None => None,
+    let mut resume = Resume::open(config, &info, mine)?;
+    let mut live = Live::new(config, &info, &resume.reports);
+    let todo = if live.sprt_done {
+        Vec::new()
+    } else {
+        std::mem::take(&mut resume.todo)
     };
-    let mut reports: Vec<GameReport> = state.as_ref().map_or(Vec::new(), |s| s.games.clone());
-    let mine_set: BTreeSet<u64> = mine.iter().copied().collect();
-    reports.retain(|r| mine_set.contains(&(r.index - 1)));
-    let done: BTreeSet<u64> = reports.iter().map(|r| r.index - 1).collect();
-    let todo: Vec<u64> = mine.into_iter().filter(|k| !done.contains(k)).collect();
-
-    let mut stats: Vec<PairingStats> = summarize(&info, None, Vec::new(), "", reports.clone())
-        .pairings
-        .into_iter()
-        .map(|p| p.stats)
-        .collect();
-    // The SPRT stops a whole match only: a shard plays all its games, and the
-    // merge of shards decides (see docs/arena-distributed.md).
-    let sprt = config.sprt.filter(|_| config.shard.is_all());
-    let sprt_decided = |stats: &[PairingStats]| {
-        sprt.as_ref().is_some_and(|s| {
-            stats.first().is_some_and(|st| {
-                sprt_report(s, &st.pentanomial, config.sprt_min_pairs).result
-                    != SprtResult::Continue
-            })
-        })
-    };
-    let mut sprt_done = sprt_decided(&stats);
-
-    let todo = Arc::new(if sprt_done { Vec::new() } else { todo });
     let total = todo.len() as u64;
-    let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<(u64, GameOutcome)>();
-    let mut workers = Vec::new();
-    for _ in 0..config.concurrency.max(1) {
-        let (next, stop, tx, todo) = (
-            Arc::clone(&next),
-            Arc::clone(&stop),
-            tx.clone(),
-            Arc::clone(&todo),
-        );
-        let config = config.clone();
-        let pairs = pairs.clone();
-        workers.push(thread::spawn(move || {
-            let mut seats: Vec<Seat> = config.engines.iter().cloned().map(Seat::new).collect();
-            loop {
-                if stop.load(Ordering::SeqCst) || crate::signals::interrupted() {
-                    break;
-                }
-                let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    break;
-                };
-                let (p, round, swapped) = schedule(k, pairs.len());
-                let Some(&(a, b)) = pairs.get(p) else { break };
-                let (first, second) = if swapped { (b, a) } else { (a, b) };
-                let outcome = match config.openings.opening(config.kind, round) {
-                    Ok(opening) => {
-                        let (x, y) = two_mut(&mut seats, first, second);
-                        play_game(config.kind, &opening, [x, y], config.limits)
-                    }
-                    Err(e) => no_game(e.to_string()),
-                };
-                if tx.send((k, outcome)).is_err() {
-                    break;
-                }
-            }
-            for s in seats.iter_mut() {
-                s.quit();
-            }
-        }));
-    }
-    drop(tx);
+    let (results, workers) = spawn_workers(config, &pairs, todo, &stop);
 
-    let progress = Progress::new(config.progress, sprt.is_none().then_some(total));
-    if !done.is_empty() {
+    let progress = Progress::new(config.progress, live.sprt.is_none().then_some(total));
+    if resume.done > 0 {
         progress.line(&format!(
             "arena: resuming: {} games already played, {} to play",
-            done.len(),
-            total
+            resume.done, total
         ));
     }
-    let mut state_error = None;
-    for (k, outcome) in rx {
-        if outcome.interrupted {
-            continue;
-        }
-        let report = game_report(config, &pairs, k, &outcome, &progress);
-        if let Some(s) = state.as_mut()
-            && let Err(e) = s.append(&report)
-        {
-            // Without a state file the match would not resume: stop cleanly.
-            progress.line(&format!("arena: {e}; stopping"));
-            state_error = Some(e);
-            crate::signals::request_stop();
-        }
-        let p = report.pairing;
-        if let Some(st) = stats.get_mut(p) {
-            let a = st.a.clone();
-            st.add(round_of(&report), report.a_half_points(&a));
-        }
-        let mut status = format!(
-            "game {} {} vs {}: {} ({})",
-            report.index, report.first, report.second, report.result, report.reason,
-        );
-        if let Some(st) = stats.get(p) {
-            status.push_str(&format!(" | {}", short_status(st)));
-        }
-        if let Some(sprt) = &sprt
-            && !sprt_done
-            && let Some(st) = stats.first()
-        {
-            let r = sprt_report(sprt, &st.pentanomial, config.sprt_min_pairs);
-            status.push_str(&format!(
-                " | LLR {:.2} ({:.2}, {:.2})",
-                r.llr, r.lower, r.upper
-            ));
-            if r.result != SprtResult::Continue {
-                sprt_done = true;
-                stop.store(true, Ordering::SeqCst);
-            }
-        }
-        progress.game(&status);
-        reports.push(report);
-    }
+    let state_error = collect(
+        config,
+        &pairs,
+        results,
+        &mut resume,
+        &mut live,
+        &stop,
+        &progress,
+    );
     for w in workers {
         let _ = w.join();
     }
@@ -690,20 +578,248 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
     if let Some(e) = state_error {
         return Err(TournamentError::State(e));
     }
-    let status = if crate::signals::interrupted() {
+    Ok(summarize(
+        &info,
+        Some(config.shard),
+        Vec::new(),
+        final_status(live.sprt_done),
+        resume.reports,
+    ))
+}
+
+/// Before any game: the records folder is created, and the openings are
+/// checked once before threads start (a bad size fails here).
+fn prepare(config: &Config) -> Result<(), TournamentError> {
+    if let Some(dir) = &config.records {
+        std::fs::create_dir_all(dir).map_err(|e| TournamentError::Records {
+            path: dir.display().to_string(),
+            detail: e.to_string(),
+        })?;
+    }
+    config.openings.opening(config.kind, 0)?;
+    Ok(())
+}
+
+/// Where a run starts: the state file (if any), the games of this shard it
+/// already holds, and the shard's games still to play, in order.
+struct Resume {
+    state: Option<StateFile>,
+    /// The shard's finished games: those of the state file, then each game
+    /// as it ends.
+    reports: Vec<GameReport>,
+    /// How many games the state file already held.
+    done: usize,
+    todo: Vec<u64>,
+}
+
+impl Resume {
+    /// Opens the state file (a new one, or one of this match and shard) and
+    /// splits `mine`, the shard's games, into those played and those to play.
+    fn open(config: &Config, info: &MatchInfo, mine: Vec<u64>) -> Result<Resume, TournamentError> {
+        let state = match &config.state {
+            Some(path) => {
+                Some(StateFile::open(path, info, config.shard).map_err(TournamentError::State)?)
+            }
+            None => None,
+        };
+        let mut reports: Vec<GameReport> = state.as_ref().map_or(Vec::new(), |s| s.games.clone());
+        let mine_set: BTreeSet<u64> = mine.iter().copied().collect();
+        reports.retain(|r| mine_set.contains(&(r.index - 1)));
+        let done: BTreeSet<u64> = reports.iter().map(|r| r.index - 1).collect();
+        let todo = mine.into_iter().filter(|k| !done.contains(k)).collect();
+        Ok(Resume {
+            state,
+            reports,
+            done: done.len(),
+            todo,
+        })
+    }
+}
+
+/// The counts of the run so far, per pairing, and the SPRT watching the
+/// first pairing (a whole match only).
+struct Live {
+    stats: Vec<PairingStats>,
+    /// The SPRT stops a whole match only: a shard plays all its games, and
+    /// the merge of shards decides (see docs/arena-distributed.md).
+    sprt: Option<Sprt>,
+    sprt_min_pairs: u64,
+    /// The SPRT has decided: no more games are started.
+    sprt_done: bool,
+}
+
+impl Live {
+    /// The counts of the games already played (`reports`), and whether the
+    /// SPRT decided on them.
+    fn new(config: &Config, info: &MatchInfo, reports: &[GameReport]) -> Live {
+        let stats: Vec<PairingStats> = summarize(info, None, Vec::new(), "", reports.to_vec())
+            .pairings
+            .into_iter()
+            .map(|p| p.stats)
+            .collect();
+        let sprt = config.sprt.filter(|_| config.shard.is_all());
+        let sprt_done = sprt.as_ref().is_some_and(|s| {
+            stats.first().is_some_and(|st| {
+                sprt_report(s, &st.pentanomial, config.sprt_min_pairs).result
+                    != SprtResult::Continue
+            })
+        });
+        Live {
+            stats,
+            sprt,
+            sprt_min_pairs: config.sprt_min_pairs,
+            sprt_done,
+        }
+    }
+
+    /// Counts a finished game; returns its progress line (the game, its
+    /// pairing's score, the SPRT's LLR until it decides).
+    fn add(&mut self, report: &GameReport) -> String {
+        let p = report.pairing;
+        if let Some(st) = self.stats.get_mut(p) {
+            let a = st.a.clone();
+            st.add(round_of(report), report.a_half_points(&a));
+        }
+        let mut status = format!(
+            "game {} {} vs {}: {} ({})",
+            report.index, report.first, report.second, report.result, report.ending,
+        );
+        if let Some(st) = self.stats.get(p) {
+            status.push_str(&format!(" | {}", short_status(st)));
+        }
+        if let Some(sprt) = &self.sprt
+            && !self.sprt_done
+            && let Some(st) = self.stats.first()
+        {
+            let r = sprt_report(sprt, &st.pentanomial, self.sprt_min_pairs);
+            status.push_str(&format!(
+                " | LLR {:.2} ({:.2}, {:.2})",
+                r.llr, r.lower, r.upper
+            ));
+            if r.result != SprtResult::Continue {
+                self.sprt_done = true;
+            }
+        }
+        status
+    }
+}
+
+/// Starts `config.concurrency` workers (at least one) that share the games
+/// `todo`; each game's outcome comes on the channel with its number.
+fn spawn_workers(
+    config: &Config,
+    pairs: &[(usize, usize)],
+    todo: Vec<u64>,
+    stop: &Arc<AtomicBool>,
+) -> (
+    mpsc::Receiver<(u64, GameOutcome)>,
+    Vec<thread::JoinHandle<()>>,
+) {
+    let todo = Arc::new(todo);
+    let next = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel::<(u64, GameOutcome)>();
+    let mut workers = Vec::new();
+    for _ in 0..config.concurrency.max(1) {
+        let (next, stop, tx, todo) = (
+            Arc::clone(&next),
+            Arc::clone(stop),
+            tx.clone(),
+            Arc::clone(&todo),
+        );
+        let config = config.clone();
+        let pairs = pairs.to_vec();
+        workers.push(thread::spawn(move || {
+            work(&config, &pairs, &todo, &next, &stop, &tx);
+        }));
+    }
+    (rx, workers)
+}
+
+/// One worker: its own engine processes (a seat per engine), the next game
+/// of `todo` until none is left, `stop` is set or a signal came, each
+/// outcome sent on `tx`; then its engines are told to quit.
+fn work(
+    config: &Config,
+    pairs: &[(usize, usize)],
+    todo: &[u64],
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: &mpsc::Sender<(u64, GameOutcome)>,
+) {
+    let mut seats: Vec<Seat> = config.engines.iter().cloned().map(Seat::new).collect();
+    loop {
+        if stop.load(Ordering::SeqCst) || crate::signals::interrupted() {
+            break;
+        }
+        let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
+            break;
+        };
+        let (p, round, swapped) = schedule(k, pairs.len());
+        let Some(&(a, b)) = pairs.get(p) else { break };
+        let (first, second) = if swapped { (b, a) } else { (a, b) };
+        let outcome = match config.openings.opening(config.kind, round) {
+            Ok(opening) => {
+                let (x, y) = two_mut(&mut seats, first, second);
+                play_game(config.kind, &opening, [x, y], config.limits)
+            }
+            Err(e) => no_game(e.to_string()),
+        };
+        if tx.send((k, outcome)).is_err() {
+            break;
+        }
+    }
+    for s in seats.iter_mut() {
+        s.quit();
+    }
+}
+
+/// Takes each game from the workers as it ends, until they are all done:
+/// its report (and record), a line of the state file, the counts, the
+/// progress line; sets `stop` when the SPRT decides. An interrupted game is
+/// dropped. Returns the state file's error, if writing it failed (the match
+/// was then stopped, since it could not be resumed).
+fn collect(
+    config: &Config,
+    pairs: &[(usize, usize)],
+    results: mpsc::Receiver<(u64, GameOutcome)>,
+    resume: &mut Resume,
+    live: &mut Live,
+    stop: &AtomicBool,
+    progress: &Progress,
+) -> Option<String> {
+    let mut state_error = None;
+    for (k, outcome) in results {
+        if outcome.interrupted {
+            continue;
+        }
+        let report = game_report(config, pairs, k, &outcome, progress);
+        if let Some(s) = resume.state.as_mut()
+            && let Err(e) = s.append(&report)
+        {
+            // Without a state file the match would not resume: stop cleanly.
+            progress.line(&format!("arena: {e}; stopping"));
+            state_error = Some(e);
+            crate::signals::request_stop();
+        }
+        let status = live.add(&report);
+        if live.sprt_done {
+            stop.store(true, Ordering::SeqCst);
+        }
+        progress.game(&status);
+        resume.reports.push(report);
+    }
+    state_error
+}
+
+/// The summary's status at the end of a run.
+fn final_status(sprt_done: bool) -> &'static str {
+    if crate::signals::interrupted() {
         "interrupted"
     } else if sprt_done {
         "sprt-stopped"
     } else {
         "finished"
-    };
-    Ok(summarize(
-        &info,
-        Some(config.shard),
-        Vec::new(),
-        status,
-        reports,
-    ))
+    }
 }
 
 fn round_of(r: &GameReport) -> u64 {
@@ -723,33 +839,45 @@ fn game_report(
     let (first, second) = if swapped { (b, a) } else { (a, b) };
     let name = |i: usize| config.engines.get(i).map_or("?", |e| e.name.as_str());
     let names = [name(first), name(second)];
-    let record = config.records.as_ref().map(|dir| {
-        let path = dir.join(format!("game-{:05}.txt", k + 1));
-        match record_text(config.kind, names, outcome, round, &utc_now()) {
-            Ok(text) => {
-                if let Err(e) = std::fs::write(&path, text) {
-                    progress.line(&format!("arena: cannot write {}: {e}", path.display()));
-                }
-            }
-            Err(e) => progress.line(&format!("arena: no record of game {}: {e}", k + 1)),
-        }
-        path.display().to_string()
-    });
     GameReport {
         index: k + 1,
         round: round + 1,
         pairing: p,
         first: names[0].to_string(),
         second: names[1].to_string(),
-        result: result_text(outcome.winner).to_string(),
-        reason: outcome.reason.clone(),
+        result: outcome.result,
+        ending: outcome.ending.clone(),
         fault: outcome.fault.map(|s| names[s.min(1)].to_string()),
         score: outcome.score.clone(),
         plies: outcome.moves.len(),
-        record,
+        record: write_record(config, k, round, names, outcome, progress),
         times: outcome.times,
         ids: outcome.ids.clone(),
     }
+}
+
+/// Writes the record of game `k` (0-based, of `round`) to the records
+/// folder, if there is one: its path, also when it could not be written
+/// (a progress line says why).
+fn write_record(
+    config: &Config,
+    k: u64,
+    round: u64,
+    names: [&str; 2],
+    outcome: &GameOutcome,
+    progress: &Progress,
+) -> Option<String> {
+    let dir = config.records.as_ref()?;
+    let path = dir.join(format!("game-{:05}.txt", k + 1));
+    match record_text(config.kind, names, outcome, round, &utc_now()) {
+        Ok(text) => {
+            if let Err(e) = std::fs::write(&path, text) {
+                progress.line(&format!("arena: cannot write {}: {e}", path.display()));
+            }
+        }
+        Err(e) => progress.line(&format!("arena: no record of game {}: {e}", k + 1)),
+    }
+    Some(path.display().to_string())
 }
 
 fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
@@ -992,8 +1120,11 @@ mod tests {
         s.add(1, 2); // round 1: D then W → WD
         assert_eq!(s.pentanomial, [0, 0, 1, 1, 0]);
         assert_eq!((s.wins, s.losses, s.draws), (2, 1, 1));
-        assert_eq!(reason_kind("illegal move 'K10': occupied"), "illegal move");
-        assert_eq!(reason_kind("no-placement"), "no-placement");
+        assert_eq!(
+            Ending::parse("illegal move 'K10': occupied").kind(),
+            "illegal move"
+        );
+        assert_eq!(Ending::parse("no-placement").kind(), "no-placement");
     }
 
     #[test]

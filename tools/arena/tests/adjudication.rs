@@ -63,7 +63,7 @@ fn resign_adjudication_follows_the_scores() {
     let mut adjudicated = 0;
     for text in records(&s) {
         let r = Record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let reason = r.reason.clone().unwrap_or_default();
+        let reason = r.tags.reason.clone().unwrap_or_default();
         if !reason.starts_with("adjudication: resign") {
             continue;
         }
@@ -79,7 +79,7 @@ fn resign_adjudication_follows_the_scores() {
         // The result is the other side's win: the loser moved last.
         let loser_first = (r.moves.len() - 1).is_multiple_of(2);
         let expected = if loser_first { "0-1" } else { "1-0" };
-        assert_eq!(r.result.text(), expected, "{text}");
+        assert_eq!(r.tags.result.text(), expected, "{text}");
         assert_eq!(reason.contains("black"), loser_first, "{reason}");
     }
     assert!(adjudicated > 0, "no game was adjudicated: {s}");
@@ -99,10 +99,11 @@ fn draw_adjudication_and_records_worth_analysing() {
         &["--draw", "movenumber=4", "movecount=1", "score=100"],
     );
     for text in records(&s) {
-        let r = Record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        assert_eq!(r.result.text(), "1/2-1/2", "{text}");
+        let (r, replay) = Record::read(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(r.tags.result.text(), "1/2-1/2", "{text}");
         assert!(
-            r.reason
+            r.tags
+                .reason
                 .as_deref()
                 .is_some_and(|x| x.starts_with("adjudication: draw")),
             "{text}"
@@ -124,7 +125,7 @@ fn draw_adjudication_and_records_worth_analysing() {
             budget: tessera::analysis::Budget::Depth(1),
             ..Default::default()
         };
-        let a = tessera::analysis::analyze(&r, &options, &mut |_, _| {}).expect("analysis");
+        let a = tessera::analysis::analyze(&replay, &options, &mut |_, _| {});
         assert_eq!(a.moves.len(), 8);
     }
 }

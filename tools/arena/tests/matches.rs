@@ -172,7 +172,7 @@ fn random_vs_random_rekushu() {
         }
         // The record reads back with the library's strict parser.
         let parsed = tessera::record::Record::parse(&r).unwrap_or_else(|e| panic!("{e}\n{r}"));
-        assert_eq!(parsed.other_tags[0].0, "Round");
+        assert_eq!(parsed.tags.other[0].0, "Round");
     }
     assert!(comments > 0, "no engine summary was recorded");
 }
