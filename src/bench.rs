@@ -5,7 +5,7 @@
 //! `Bench: <N>`; CONTRIBUTING.md). The `hard` parts alone are the signature
 //! of the commits before the bench covered `mike`.
 
-use crate::core::{Game, SplitMix64, Status};
+use crate::core::{Game, GameId, SplitMix64, Status};
 use crate::games::rebus::Position;
 use crate::games::rekushu::Board;
 use crate::search::Level;
@@ -89,13 +89,13 @@ pub fn run() -> Vec<BenchPart> {
     let mut parts = Vec::new();
     for (level, rekushu_depth, rebus_depth) in BENCH_LEVELS {
         parts.push(BenchPart {
-            game: "rekushu",
+            game: GameId::Rekushu.name(),
             level,
             depth: rekushu_depth,
             report: bench_at(&rekushu, rekushu_depth, BENCH_TT_MB, level),
         });
         parts.push(BenchPart {
-            game: "rebus",
+            game: GameId::Rebus.name(),
             level,
             depth: rebus_depth,
             report: bench_at(&rebus, rebus_depth, BENCH_TT_MB, level),

@@ -14,11 +14,13 @@
 //!    No terminal I/O (only `savegame`/`loadgame` touch files, the ones they
 //!    are given).
 //! 7. [`bench`] — the fixed positions and depths of `tessera bench`;
+//!    [`cli`] — the reports of `tessera perft`, `solve`, `bench`;
 //!    [`analysis`] — `tessera analyze`: every position of a record searched,
 //!    each move's loss against the engine's best.
 
 pub mod analysis;
 pub mod bench;
+pub mod cli;
 pub mod core;
 pub mod engine;
 pub mod games;

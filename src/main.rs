@@ -1,14 +1,17 @@
-//! The `tessera` command: the protocol loop on stdin/stdout by default, and the
-//! `perft` tool. All protocol logic lives in the library; this file only owns I/O.
+//! The `tessera` command: clap and wiring. Without a subcommand it runs the
+//! protocol driver on stdin/stdout; the subcommands' reports are written by
+//! `tessera::cli` (and `tessera::analysis`) to stdout. All logic lives in the
+//! library; this file owns the process's I/O and exit status.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tessera::cli::{self, CliError};
+use tessera::core::GameId;
 use tessera::engine::driver::{self, Ended};
 use tessera::protocol::{Engine, Gtp};
-use tessera::search::params::MAX_THREADS;
+use tessera::search::params::{MAX_DEPTH, MAX_THREADS};
 
 #[derive(Parser)]
 #[command(
@@ -141,8 +144,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => run_protocol(&cli.init),
-        Some(Command::Bench { times: false }) => run_bench(),
-        Some(Command::Bench { times: true }) => run_bench_times(),
+        Some(Command::Bench { times: false }) => report(cli::bench),
+        Some(Command::Bench { times: true }) => report(cli::bench_times),
         Some(Command::Analyze {
             record,
             depth,
@@ -158,13 +161,19 @@ fn main() -> ExitCode {
             moves,
             position,
             divide,
-        }) => run_perft(game, size, depth, &moves, position.as_deref(), divide),
+        }) => {
+            let game = match game {
+                GameArg::Rekushu => GameId::Rekushu,
+                GameArg::Rebus => GameId::Rebus,
+            };
+            report(|out| cli::perft(out, game, size, depth, &moves, position.as_deref(), divide))
+        }
         Some(Command::Solve {
             size,
             moves,
             all,
             hash,
-        }) => run_solve(size, &moves, all, hash),
+        }) => report(|out| cli::solve(out, size, &moves, all, hash)),
     }
 }
 
@@ -197,282 +206,16 @@ fn run_protocol(init: &[String]) -> ExitCode {
     }
 }
 
-fn run_perft(
-    game: GameArg,
-    size: usize,
-    depth: u32,
-    moves: &str,
-    position: Option<&str>,
-    divide: bool,
-) -> ExitCode {
-    let mut engine = Engine::new();
-    let mut setup: Vec<(String, Vec<String>)> = Vec::new();
-    match game {
-        GameArg::Rekushu => {
-            if position.is_some() {
-                eprintln!("tessera perft: --position is for --game rebus");
-                return ExitCode::FAILURE;
-            }
-            setup.push(("boardsize".into(), vec![size.to_string()]));
-        }
-        GameArg::Rebus => {
-            setup.push(("game".into(), vec!["rebus".into()]));
-            if let Some(p) = position {
-                setup.push((
-                    "setup".into(),
-                    p.split_whitespace().map(String::from).collect(),
-                ));
-            }
-        }
-    }
-    for (name, args) in &setup {
-        if let Err(e) = engine.execute(name, args) {
-            eprintln!("tessera perft: {name} {}: {e}", args.join(" "));
-            return ExitCode::FAILURE;
-        }
-    }
-    for mv in moves.split_whitespace() {
-        let colour = engine.side_to_move_name().to_ascii_lowercase();
-        if let Err(e) = engine.execute("play", &[colour, mv.to_string()]) {
-            eprintln!("tessera perft: move '{mv}': {e}");
-            return ExitCode::FAILURE;
-        }
-    }
-    let mut args = vec![depth.to_string()];
-    if divide {
-        args.push("divide".into());
-    }
-    let start = Instant::now();
-    match engine.execute("perft", &args) {
-        Ok(text) => {
-            let secs = start.elapsed().as_secs_f64();
-            let mut lines = text.lines();
-            let total: u64 = lines.next().and_then(|l| l.parse().ok()).unwrap_or(0);
-            for line in lines {
-                println!("{line}");
-            }
-            println!(
-                "perft({depth}) = {total}  time {secs:.3} s  {:.1} M leaves/s",
-                total as f64 / secs.max(1e-9) / 1e6
-            );
-            ExitCode::SUCCESS
-        }
+/// Runs a subcommand's report on stdout; its error on stderr, with its status.
+fn report(run: impl FnOnce(&mut dyn Write) -> Result<(), CliError>) -> ExitCode {
+    let mut stdout = io::stdout().lock();
+    match run(&mut stdout).and_then(|()| stdout.flush().map_err(CliError::from)) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tessera perft: {e}");
-            ExitCode::FAILURE
+            let _ = writeln!(io::stderr(), "{}", e.message);
+            ExitCode::from(e.status)
         }
     }
-}
-
-/// `tessera solve`: the exact value of a small Rekushu position.
-fn run_solve(size: usize, moves: &str, all: bool, hash: usize) -> ExitCode {
-    use tessera::core::{Game, Notation, Side};
-    use tessera::games::rekushu::Board;
-    use tessera::games::rekushu::solve::{MAX_SOLVE_SIZE, Solver};
-
-    let fail = |msg: String| {
-        eprintln!("tessera solve: {msg}");
-        ExitCode::from(2)
-    };
-    if !(Board::MIN_SIZE..=MAX_SOLVE_SIZE).contains(&size) {
-        return fail(format!(
-            "size {size}: the solver takes boards of {} to {MAX_SOLVE_SIZE}",
-            Board::MIN_SIZE
-        ));
-    }
-    let Some(mut board) = Board::new(size) else {
-        return fail(format!("size {size}: not a board size"));
-    };
-    for text in moves.split_whitespace() {
-        match board.parse_move(text) {
-            Ok(mv) => board.make_move(mv),
-            Err(e) => return fail(format!("move '{text}': {e}")),
-        }
-    }
-    let name = |s: Side| if s == Side::First { "Black" } else { "White" };
-    let mover = board.side_to_move();
-    let [b, w] = board.tile_counts();
-    println!(
-        "position  {size}x{size}, {} moves played, {} to move, tiles Black {b} White {w}",
-        board.ply(),
-        name(mover)
-    );
-    let Some(mut solver) = Solver::try_new(hash) else {
-        return fail(format!(
-            "--hash {hash}: could not allocate a table of {hash} MB"
-        ));
-    };
-    let start = Instant::now();
-    let sol = solver.solve(&board, all);
-    let secs = start.elapsed().as_secs_f64();
-    let (mine, theirs) = if mover == Side::First { (b, w) } else { (w, b) };
-    let final_margin = mine as i32 - theirs as i32 + sol.value;
-    let result = match final_margin.signum() {
-        1 => format!("{} wins by {final_margin}", name(mover)),
-        -1 => format!("{} wins by {}", name(mover.opp()), -final_margin),
-        _ => "draw".to_string(),
-    };
-    println!(
-        "value     {:+} tiles for {} from here on",
-        sol.value,
-        name(mover)
-    );
-    println!("result    {result} (perfect play)");
-    let texts = |b: &Board, list: &[tessera::games::rekushu::Move]| -> Vec<String> {
-        list.iter().map(|&mv| b.format_move(mv)).collect()
-    };
-    let label = if all { "optimal" } else { "best" };
-    if sol.best_moves.is_empty() {
-        println!("{label:<9} none (the game is over)");
-    } else {
-        println!("{label:<9} {}", texts(&board, &sol.best_moves).join(" "));
-    }
-    let mut line = board.clone();
-    let mut pv = Vec::new();
-    for &mv in &sol.pv {
-        pv.push(line.format_move(mv));
-        line.make_move(mv);
-    }
-    println!("pv        {}", pv.join(" "));
-    println!(
-        "nodes     {}  time {secs:.3} s  {:.0} nodes/s",
-        sol.nodes,
-        sol.nodes as f64 / secs.max(1e-9)
-    );
-    ExitCode::SUCCESS
-}
-
-fn run_bench() -> ExitCode {
-    let parts = tessera::bench::run();
-    for p in &parts {
-        println!(
-            "{:<8} {:<5} depth {}  nodes {:>12}  time {:>8.3} s  nps {:>10}",
-            p.game,
-            p.level.to_string(),
-            p.depth,
-            p.report.nodes,
-            p.report.time.as_secs_f64(),
-            p.report.nps
-        );
-    }
-    for (level, _, _) in tessera::bench::BENCH_LEVELS {
-        let nodes = tessera::bench::level_nodes(&parts, level);
-        println!("Bench {level}: {nodes}");
-    }
-    let nodes: u64 = parts.iter().map(|p| p.report.nodes).sum();
-    let time: std::time::Duration = parts.iter().map(|p| p.report.time).sum();
-    println!("Nodes searched: {nodes}");
-    println!(
-        "Nodes/second: {}",
-        (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64
-    );
-    println!("Bench: {nodes}");
-    ExitCode::SUCCESS
-}
-
-/// Milliseconds, for the timing report.
-fn millis(d: std::time::Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-/// Sorts `v` and returns its median (the upper one of an even count) and its
-/// maximum; zeros when it is empty.
-fn median_and_max(v: &mut [f64]) -> (f64, f64) {
-    v.sort_by(f64::total_cmp);
-    let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
-    (median, v.last().copied().unwrap_or(0.0))
-}
-
-/// One row of `tessera bench --times`: `pos` searched at hard to `depth`,
-/// the time each depth completed; returns the time of `depth` itself.
-fn depth_row<G: tessera::search::Evaluate>(label: &str, pos: &G, depth: u32) -> Option<f64> {
-    let t = tessera::bench::depth_times(pos, tessera::search::Level::Hard, depth);
-    let cells: Vec<String> = t
-        .times
-        .iter()
-        .map(|&(d, _)| format!("{:.1}", millis(d)))
-        .collect();
-    let nodes = t.times.last().map_or(0, |&(_, n)| n);
-    println!(
-        "  hard  {label:<12} depth 1..{depth} ms: {}  ({nodes} nodes)",
-        cells.join(" / ")
-    );
-    t.times.get(depth as usize - 1).map(|&(d, _)| millis(d))
-}
-
-/// `tessera bench --times`: per position and level, the milliseconds to
-/// complete each depth; then the median and maximum per level.
-fn run_bench_times() -> ExitCode {
-    use tessera::bench::{depth_times, depth_times_on, rebus_timing_sample, rekushu_timing_sample};
-    use tessera::search::Level;
-    let summary = |label: &str, mut v: Vec<f64>| {
-        let (median, max) = median_and_max(&mut v);
-        println!(
-            "{label:<34} median {median:>9.2} ms  max {max:>9.2} ms  ({} positions)",
-            v.len()
-        );
-    };
-    let rebus = rebus_timing_sample();
-    println!(
-        "REBUS: time to complete depth 1 of a search to depth 2 (one thread, fresh table, the level's switches)"
-    );
-    for level in Level::ALL {
-        let mut firsts = Vec::new();
-        for (label, pos) in &rebus {
-            // Inside a deeper search, as in play: a noisy level's margin
-            // applies to depth 1 only when depth 1 is the deepest asked.
-            let t = depth_times(pos, level, 2);
-            let Some(&(time, nodes)) = t.times.first() else {
-                println!("  {level:<5} {label:<12} no iteration completed");
-                continue;
-            };
-            println!(
-                "  {level:<5} {label:<12} depth 1 {:>9.2} ms {nodes:>9} nodes",
-                millis(time)
-            );
-            firsts.push(millis(time));
-        }
-        summary(&format!("REBUS {level} depth 1"), firsts);
-    }
-    println!("REBUS: time to complete depth 4 at hard from the standard setup and the deals");
-    let fours = rebus
-        .iter()
-        .filter(|(l, _)| !l.starts_with("midgame"))
-        .filter_map(|(label, pos)| depth_row(label, pos, 4))
-        .collect();
-    summary("REBUS hard depth 4", fours);
-    println!("Rekushu 20x20: time to complete depths 1..5 at hard");
-    let fives = rekushu_timing_sample()
-        .iter()
-        .filter_map(|(label, pos)| depth_row(label, pos, 5))
-        .collect();
-    summary("Rekushu 20x20 hard depth 5", fives);
-    println!("Lazy SMP: time to a fixed depth at hard, 1 and 2 threads (speed-up = 1 / 2)");
-    let mut ratios = Vec::new();
-    let mut smp = |label: &str, t1: f64, t2: f64| {
-        println!(
-            "  {label:<24} 1 thread {t1:>9.1} ms  2 threads {t2:>9.1} ms  x{:.2}",
-            t1 / t2
-        );
-        ratios.push(t1 / t2);
-    };
-    let last = |t: tessera::bench::DepthTimes| t.times.last().map_or(0.0, |&(d, _)| millis(d));
-    for (label, pos) in rebus.iter().filter(|(l, _)| l.starts_with("deal")).take(10) {
-        let one = last(depth_times_on(pos, Level::Hard, 5, 1));
-        let two = last(depth_times_on(pos, Level::Hard, 5, 2));
-        smp(&format!("REBUS {label} depth 5"), one, two);
-    }
-    for (label, pos) in rekushu_timing_sample() {
-        let one = last(depth_times_on(&pos, Level::Hard, 4, 1));
-        let two = last(depth_times_on(&pos, Level::Hard, 4, 2));
-        smp(&format!("Rekushu {label} depth 4"), one, two);
-    }
-    let (median, _) = median_and_max(&mut ratios);
-    println!(
-        "Lazy SMP speed-up, median of {}: x{median:.2}",
-        ratios.len()
-    );
-    ExitCode::SUCCESS
 }
 
 /// `tessera analyze`: the table or JSON lines on stdout, progress on stderr
@@ -501,8 +244,8 @@ fn run_analyze(
         return fail(format!("--threads {threads}: 1 to {MAX_THREADS} threads"));
     }
     let budget = match (depth, time) {
-        (Some(d), _) if !(1..=100).contains(&d) => {
-            return fail(format!("--depth {d}: a depth from 1 to 100"));
+        (Some(d), _) if !(1..=MAX_DEPTH as u32).contains(&d) => {
+            return fail(format!("--depth {d}: a depth from 1 to {MAX_DEPTH}"));
         }
         (Some(d), _) => Budget::Depth(d),
         (None, Some(t)) if !(t.is_finite() && t > 0.0 && t < 1e6) => {

@@ -33,7 +33,7 @@
 use std::fmt::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::core::{Game, Notation, Side, Status};
+use crate::core::{Game, GameId, Notation, Side, Status};
 use crate::games::rebus::{DEFAULT_TURN_LIMIT, Position};
 use crate::games::rekushu::Board;
 
@@ -52,10 +52,10 @@ pub enum Start {
 
 impl Start {
     /// The `Game` tag's value: `rekushu` or `rebus`.
-    pub fn game_id(&self) -> &'static str {
+    pub fn game_id(&self) -> GameId {
         match self {
-            Start::Rekushu { .. } => "rekushu",
-            Start::Rebus { .. } => "rebus",
+            Start::Rekushu { .. } => GameId::Rekushu,
+            Start::Rebus { .. } => GameId::Rebus,
         }
     }
 }
@@ -305,7 +305,7 @@ impl Tags {
     /// The header's lines, in the order of [`KNOWN_TAGS`] and then the other
     /// tags (those with a valid name that the format does not define).
     fn write(&self, out: &mut String, plies: usize) {
-        tag(out, "Game", self.start.game_id());
+        tag(out, "Game", self.start.game_id().name());
         match &self.start {
             Start::Rekushu { size } => {
                 tag(out, "Size", &size.to_string());
@@ -345,8 +345,8 @@ impl Tags {
             find(name).ok_or(RecordError::MissingTag(name, hint))
         };
         let game = required("Game", " (rekushu or rebus)")?;
-        let start = match game.value.to_ascii_lowercase().as_str() {
-            "rekushu" => {
+        let start = match GameId::parse(&game.value.to_ascii_lowercase()) {
+            Some(GameId::Rekushu) => {
                 let size = match (find("Size"), find("Start")) {
                     (None, None) => {
                         return Err(RecordError::MissingTag("Size", " (Rekushu board size)"));
@@ -377,7 +377,7 @@ impl Tags {
                 }
                 Start::Rekushu { size }
             }
-            "rebus" => {
+            Some(GameId::Rebus) => {
                 if let Some(t) = find("Size")
                     && t.value != "9"
                 {
@@ -396,7 +396,7 @@ impl Tags {
                     turn_limit,
                 }
             }
-            _ => return Err(game.error("unknown game (rekushu or rebus)".into())),
+            None => return Err(game.error("unknown game (rekushu or rebus)".into())),
         };
         let first = required("First", " (the first player's name, or ?)")?
             .value

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use tessera::core::{Game, Notation, SplitMix64, Status};
+use tessera::core::{Game, GameId, Notation, SplitMix64, Status};
 use tessera::games::rebus::Position;
 use tessera::games::rekushu::Board;
 
@@ -16,10 +16,10 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    pub fn id(self) -> &'static str {
+    pub fn id(self) -> GameId {
         match self {
-            GameKind::Rekushu { .. } => "rekushu",
-            GameKind::Rebus => "rebus",
+            GameKind::Rekushu { .. } => GameId::Rekushu,
+            GameKind::Rebus => GameId::Rebus,
         }
     }
 }
