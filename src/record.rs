@@ -34,7 +34,7 @@ use std::fmt::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::core::{Game, GameId, Notation, Side, Status};
-use crate::games::rebus::{DEFAULT_TURN_LIMIT, Position};
+use crate::games::rebus::{DEFAULT_TURN_LIMIT, Position, SIDE};
 use crate::games::rekushu::Board;
 
 /// Where a recorded game starts.
@@ -352,8 +352,13 @@ impl Tags {
                         return Err(RecordError::MissingTag("Size", " (Rekushu board size)"));
                     }
                     (Some(t), start) => {
-                        let size = parse_size(&t.value)
-                            .ok_or_else(|| t.error("not a Rekushu board size (4 to 26)".into()))?;
+                        let size = parse_size(&t.value).ok_or_else(|| {
+                            t.error(format!(
+                                "not a Rekushu board size ({} to {})",
+                                Board::MIN_SIZE,
+                                Board::MAX_SIZE
+                            ))
+                        })?;
                         if let Some(s) = start
                             && s.value != format!("{size}x{size}")
                         {
@@ -381,7 +386,7 @@ impl Tags {
                 if let Some(t) = find("Size")
                     && t.value != "9"
                 {
-                    return Err(t.error("the REBUS board is 9x9".into()));
+                    return Err(t.error(format!("the REBUS board is {SIDE}x{SIDE}")));
                 }
                 let s = required("Start", " (standard, random <seed>, or a position string)")?;
                 let position = parse_rebus_start(&s.value).map_err(|e| s.error(e))?;

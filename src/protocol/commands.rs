@@ -8,6 +8,7 @@ use super::args::Args;
 use super::{analyze, gogui, play as engine_play, rebus, records, rekushu};
 use crate::core::{GameId, GameText};
 use crate::engine::{AnyGame, CommandError, CommandResult, Engine, ErrorKind, with_session};
+use crate::games::rebus::SIDE;
 use crate::games::rekushu::Board;
 
 pub type Handler = fn(&mut Engine, &Args) -> CommandResult;
@@ -452,10 +453,10 @@ fn boardsize(e: &mut Engine, args: &Args) -> CommandResult {
             e.start(e.fresh(GameId::Rekushu));
         }
         GameId::Rebus => {
-            if size != crate::games::rebus::SIDE {
+            if size != SIDE {
                 return Err(CommandError::new(
                     ErrorKind::UnacceptableSize,
-                    format!("{n} (the REBUS board is 9x9)"),
+                    format!("{n} (the REBUS board is {SIDE}x{SIDE})"),
                 ));
             }
         }
