@@ -121,6 +121,15 @@ impl Io {
     pub fn emitter(&mut self) -> Emitter<'_> {
         Emitter::new(self.reply_sink.as_mut(), &mut self.stream)
     }
+
+    /// The writer of the streamed reply and the input probe, together: a
+    /// streamed search writes blocks while it watches the input.
+    pub fn stream_and_input(&mut self) -> (Emitter<'_>, &InputProbe) {
+        (
+            Emitter::new(self.reply_sink.as_mut(), &mut self.stream),
+            &self.input,
+        )
+    }
 }
 
 /// What a command on the current game may use, whichever game it is (see

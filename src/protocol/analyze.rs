@@ -289,13 +289,7 @@ impl OnGame for Analysis<'_> {
             stop_on_eof: self.stop_on_eof,
         };
         let searcher = searcher(slot, self.config);
-        let Io {
-            reply_sink,
-            stream,
-            input,
-            ..
-        } = io;
-        let mut out = Emitter::new(reply_sink.as_mut(), stream);
+        let (mut out, input) = io.stream_and_input();
         out.start();
         stream_search(
             searcher,
@@ -347,13 +341,7 @@ impl SearchRun for Streamed {
         stop: &AtomicBool,
         io: &mut Io,
     ) -> SearchResult<G::Move> {
-        let Io {
-            reply_sink,
-            stream,
-            input,
-            ..
-        } = io;
-        let mut out = Emitter::new(reply_sink.as_mut(), stream);
+        let (mut out, input) = io.stream_and_input();
         stream_search(
             searcher, pos, limits, config, 1, self.0, stop, input, &mut out,
         )
