@@ -53,6 +53,14 @@ impl AnyGame {
             AnyGame::Rebus(_) => GameId::Rebus,
         }
     }
+
+    /// The session, to change but not to replace.
+    fn as_mut(&mut self) -> GameMut<'_> {
+        match self {
+            AnyGame::Rekushu(s) => GameMut::Rekushu(s),
+            AnyGame::Rebus(s) => GameMut::Rebus(s),
+        }
+    }
 }
 
 /// The game being played, to change its session (play, undo, set a turn
@@ -190,10 +198,7 @@ impl Engine {
 
     /// The game being played, to change its session.
     pub fn game_mut(&mut self) -> GameMut<'_> {
-        match &mut self.game {
-            AnyGame::Rekushu(s) => GameMut::Rekushu(s),
-            AnyGame::Rebus(s) => GameMut::Rebus(s),
-        }
+        self.game.as_mut()
     }
 
     /// The one way a game starts (`game`, `boardsize`, `clear_board`, `setup`,
@@ -283,18 +288,15 @@ impl Engine {
     /// pipeline that closes its input after its last command still gets every
     /// answer.
     pub fn keep_going(&self) -> impl FnMut() -> bool + '_ {
-        let (stop, interrupt) = (&self.stop, &self.io.interrupt);
-        move || !stop.load(Ordering::Relaxed) && !interrupt()
+        keep_going(&self.stop, &self.io.interrupt)
     }
 
     /// The current game's session and a [`Engine::keep_going`] for it.
     pub fn game_and_keep_going(&mut self) -> (GameMut<'_>, impl FnMut() -> bool + '_) {
-        let (stop, interrupt) = (&self.stop, &self.io.interrupt);
-        let game = match &mut self.game {
-            AnyGame::Rekushu(s) => GameMut::Rekushu(s),
-            AnyGame::Rebus(s) => GameMut::Rebus(s),
-        };
-        (game, move || !stop.load(Ordering::Relaxed) && !interrupt())
+        (
+            self.game.as_mut(),
+            keep_going(&self.stop, &self.io.interrupt),
+        )
     }
 
     /// When the command running now arrived: a search counts its time from then.
@@ -361,6 +363,14 @@ impl Engine {
             self.settings.turn_limit
         )
     }
+}
+
+/// [`Engine::keep_going`] over the stop flag and the blank-line probe.
+fn keep_going<'a>(
+    stop: &'a AtomicBool,
+    interrupt: &'a InterruptProbe,
+) -> impl FnMut() -> bool + 'a {
+    move || !stop.load(Ordering::Relaxed) && !interrupt()
 }
 
 /// A Rekushu board of a size already checked to be in range.

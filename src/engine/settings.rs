@@ -164,12 +164,8 @@ impl Settings {
     /// The search limits for `side`'s next move, its time counted from
     /// `received` (when the command arrived).
     pub fn limits_for(&self, side: Side, received: Instant) -> Limits {
-        if self.limits.any() {
-            return Limits {
-                depth: self.limits.depth,
-                nodes: self.limits.nodes,
-                ..Limits::default()
-            };
+        if let Some(limits) = self.analysis_limits() {
+            return limits;
         }
         let limits = match self.time {
             TimeControl::LevelDefault => Limits::default(),
@@ -180,6 +176,16 @@ impl Settings {
             },
         };
         limits.started_at(received)
+    }
+
+    /// The `limit depth`/`limit nodes` in force as search limits (no clock),
+    /// or `None` when neither is set.
+    pub fn analysis_limits(&self) -> Option<Limits> {
+        self.limits.any().then(|| Limits {
+            depth: self.limits.depth,
+            nodes: self.limits.nodes,
+            ..Limits::default()
+        })
     }
 
     /// After `side` thought for `spent`, keeps its clock running between

@@ -215,16 +215,9 @@ pub fn analyze(e: &mut Engine, args: &Args) -> CommandResult {
         may_resign: false,
         ..settings.config()
     };
-    let limited = settings.limits.any();
-    let limits = if limited {
-        Limits {
-            depth: settings.limits.depth,
-            nodes: settings.limits.nodes,
-            ..Limits::default()
-        }
-    } else {
-        Limits::infinite()
-    };
+    let fixed = settings.analysis_limits();
+    let limited = fixed.is_some();
+    let limits = fixed.unwrap_or_else(Limits::infinite);
     let result = e.on_game(Analysis {
         config: &config,
         limits: &limits,

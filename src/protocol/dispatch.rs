@@ -69,15 +69,6 @@ impl Engine {
     }
 }
 
-/// Whether the command on `line` searches or enumerates (the table says), and
-/// so may run long: the driver counts those, so that a `stop` line read while
-/// one runs (or waits its turn) stops it at once.
-pub fn is_search_line(line: &str) -> bool {
-    parse_request(line)
-        .and_then(|r| find_command(&r.name))
-        .is_some_and(|c| c.searches)
-}
-
 /// The protocol as the driver runs it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Gtp;
