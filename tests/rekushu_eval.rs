@@ -505,3 +505,46 @@ fn self_play_vs_material() {
         );
     }
 }
+
+/// The feature `name` of `b` (for the side to move).
+fn feature(b: &Board, name: &str) -> i32 {
+    use tessera::games::rekushu::evalparams::NAMES;
+    let i = NAMES
+        .iter()
+        .position(|n| *n == name)
+        .unwrap_or_else(|| panic!("no feature {name}"));
+    b.eval_features()[i]
+}
+
+#[test]
+fn features_count_edges_centre_and_bank() {
+    // Black's 1×1 square A1 B1 A2 B2 (a bank, four edges of length 1);
+    // White's stones F6, D6, F4 (two edges of length 2, and the threat D4).
+    let b = position(6, &["A1", "F6", "B1", "D6", "A2", "F4", "B2"]);
+    assert_eq!(b.side_to_move(), tessera::core::Side::Second);
+    assert_eq!(feature(&b, "bank"), -1);
+    assert_eq!(feature(&b, "edge"), 2 - 4);
+    assert_eq!(feature(&b, "edge_length"), 4 - 4);
+    // Black: 0 + 1 + 1 + 2; White: D6 2 + 0, F6 0, F4 0 + 2.
+    assert_eq!(feature(&b, "centre"), 0);
+    // White claims its threat D4-F6 (4 tiles) with D4; Black keeps its square
+    // (no stone can block a 1×1 square): 4 - 1.
+    assert_eq!(feature(&b, "race"), 3);
+    // The same position one ply later, from Black's side: its bank counts for it.
+    let mut c = b.clone();
+    let mv = c.parse_move("C3").expect("legal");
+    c.make_move(mv);
+    assert_eq!(feature(&c, "bank"), 1);
+}
+
+#[test]
+fn the_score_is_the_weighted_features() {
+    use tessera::games::rekushu::evalparams::RekushuWeights;
+    for b in sample_positions() {
+        let f = b.eval_features();
+        let expected = RekushuWeights::DEFAULT
+            .score(&f)
+            .clamp(-(WIN_BOUND - 1), WIN_BOUND - 1);
+        assert_eq!(b.evaluate(&EvalParams::default()), expected);
+    }
+}

@@ -79,6 +79,18 @@ impl Board {
     /// `out` is a [`claim_buffer`] (one claim per stone at most).
     pub(crate) fn claimable_rects(&self, side: Side, out: &mut [Rect; MAX_CLAIMS]) -> usize {
         let mut k = 0;
+        self.for_each_claimable(side, |r| {
+            out[k] = r;
+            k += 1;
+        });
+        k
+    }
+
+    /// Calls `f` for every rectangle `side` may claim now, in the order of
+    /// [`Board::claimable_rects`] (lower-left corners by row, then column),
+    /// without a buffer.
+    #[inline]
+    pub(crate) fn for_each_claimable(&self, side: Side, mut f: impl FnMut(Rect)) {
         let own = &self.stones[side.index()];
         for y in 0..self.n {
             let mut line = own.rows[y];
@@ -86,12 +98,10 @@ impl Board {
                 let x = line.trailing_zeros() as usize;
                 line &= line - 1;
                 if let Some(r) = self.candidate_from_lower_left(side, x, y) {
-                    out[k] = r;
-                    k += 1;
+                    f(r);
                 }
             }
         }
-        k
     }
 
     /// The rectangles that become claimable for `side` by placing its stone on

@@ -28,8 +28,9 @@ use crate::core::Side;
 use crate::core::eval::{EvalParams, Evaluate, WIN_BOUND};
 
 use super::board::Board;
-use super::claims::claim_buffer;
-use super::evalparams::{RekushuWeights, hint};
+use super::evalparams::{
+    CENTRE_CAP, EDGE_CAP, FEATURES, LATE_EMPTY_PER_LINE, RekushuWeights, hint,
+};
 use super::grid::{Grid, MAX, bits, next_above, next_below, span};
 use super::moves::{Move, Rect};
 
@@ -107,6 +108,8 @@ struct Summary {
     /// where `threat` is set.
     threat_hint: [i32; Board::MAX_POINTS],
     threat: Grid,
+    /// Placements that would pivot two threats or more at once.
+    double: Grid,
     /// Placements whose nearest stone along the row or column is the mover's.
     aligned: Grid,
     /// Placements next to an own stone that already has an own neighbour on
@@ -134,6 +137,7 @@ impl Summary {
         blocked: Grid { rows: [0; 26] },
         threat_hint: [0; Board::MAX_POINTS],
         threat: Grid { rows: [0; 26] },
+        double: Grid { rows: [0; 26] },
         aligned: Grid { rows: [0; 26] },
         extend: Grid { rows: [0; 26] },
         noisy_block: Grid { rows: [0; 26] },
@@ -210,13 +214,11 @@ impl Board {
     /// `None` for the opponent, whose ban after our move is unknown.
     fn scan(&self, side: Side, legal: Option<&[u32; 26]>, mut each: impl FnMut(Avail)) -> SideScan {
         let mut s = SideScan::default();
-        let mut rects = claim_buffer();
-        let k = self.claimable_rects(side, &mut rects);
-        for &r in &rects[..k] {
+        self.for_each_claimable(side, |r| {
             let a = Avail { r, missing: None };
             s.push(a);
             each(a);
-        }
+        });
         let mut latent = 0;
         s.pivots = self.threats(side, |a| {
             let ok = match (legal, a.missing) {
@@ -308,7 +310,8 @@ impl Board {
         (mine, empty)
     }
 
-    fn static_eval(&self) -> i32 {
+    /// The evaluation's terms for the side to move (see `evalparams.rs`).
+    pub fn eval_features(&self) -> [i32; FEATURES] {
         let me = self.side;
         let op = me.opp();
         let rows = self.placement_rows();
@@ -316,27 +319,117 @@ impl Board {
         let theirs = self.scan(op, None, |_| {});
         let (my_places, empty) = self.placement_counts(&rows);
 
-        let late = W.late_empty_per_line * self.n as i32;
+        let late = LATE_EMPTY_PER_LINE * self.n as i32;
         let phase = if empty < late {
             (late - empty) * 256 / late
         } else {
             0
         };
-        let tile_value = W.tile + W.tile_late_bonus * phase / 256;
         let lead = self.counts[me.index()] as i32 - self.counts[op.index()] as i32;
-
         let race = Self::race(&rows, &mine, &theirs);
         let extra = (mine.count - 2).max(0) - (theirs.count - 2).max(0);
-        let mut score = tile_value * lead
-            + W.tile * W.race_percent * race / 100
-            + W.tile * W.second_claim_percent * mine.area(1) / 100
-            + W.tile * W.mirror_latent_percent * mine.latent / 100
-            + W.extra_claim * extra
-            + W.pivot * (mine.pivots - theirs.pivots);
-        // The opponent's count ignores its (unknown) next mirror ban, so this
-        // is zero or minus our banned vertices.
-        score += W.mobility * (my_places - empty) * (256 - phase) / 256;
-        score.clamp(-(WIN_BOUND - 1), WIN_BOUND - 1)
+        let (edges, lengths) = self.edges();
+        let centre = self.centre();
+        let bank = [me, op].map(|s| self.bank(s));
+        let (threat_moves, double_moves) =
+            self.with_summary(|s| (s.threat.count() as i32, s.double.count() as i32));
+        // The opponent's mobility ignores its (unknown) next mirror ban, so the
+        // mobility term is zero or minus our banned vertices.
+        [
+            lead,
+            lead * phase,
+            race,
+            mine.area(1),
+            mine.latent,
+            extra,
+            mine.pivots - theirs.pivots,
+            (my_places - empty) * (256 - phase),
+            edges[me.index()] - edges[op.index()],
+            lengths[me.index()] - lengths[op.index()],
+            centre[me.index()] - centre[op.index()],
+            bank[0] - bank[1],
+            threat_moves,
+            double_moves,
+        ]
+    }
+
+    fn static_eval(&self) -> i32 {
+        let f = self.eval_features();
+        W.score(&f).clamp(-(WIN_BOUND - 1), WIN_BOUND - 1)
+    }
+
+    /// Open edges per side: pairs of same-coloured stones that are nearest
+    /// neighbours along a row or a column; and their lengths, each capped.
+    fn edges(&self) -> ([i32; 2], [i32; 2]) {
+        let mut count = [0; 2];
+        let mut length = [0; 2];
+        let black = &self.stones[0];
+        let mut black_cols = Grid::default();
+        for y in 0..self.n {
+            for x in bits(black.rows[y]) {
+                black_cols.set(y, x);
+            }
+        }
+        let lines = (0..self.n)
+            .map(|y| (self.occ.rows[y], black.rows[y]))
+            .chain((0..self.n).map(|x| (self.occ_cols.rows[x], black_cols.rows[x])));
+        for (occ, blk) in lines {
+            let mut m = occ;
+            let mut prev: Option<(usize, usize)> = None;
+            while m != 0 {
+                let p = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let c = (blk >> p & 1 == 0) as usize;
+                if let Some((q, pc)) = prev
+                    && pc == c
+                {
+                    count[c] += 1;
+                    length[c] += ((p - q) as i32).min(EDGE_CAP);
+                }
+                prev = Some((p, c));
+            }
+        }
+        (count, length)
+    }
+
+    /// Per side, the stones' distances from the board edge (per axis, capped).
+    fn centre(&self) -> [i32; 2] {
+        let n = self.n;
+        let d = |i: usize| (i.min(n - 1 - i) as i32).min(CENTRE_CAP);
+        let mut out = [0; 2];
+        for (side, total) in out.iter_mut().enumerate() {
+            for y in 0..n {
+                for x in bits(self.stones[side].rows[y]) {
+                    *total += d(x) + d(y);
+                }
+            }
+        }
+        out
+    }
+
+    /// Completed 1×1 squares of `side` (no stone can block them), counting a
+    /// square only when none of its corners is shared with one counted before
+    /// (claiming one removes its corners).
+    fn bank(&self, side: Side) -> i32 {
+        let own = &self.stones[side.index()];
+        let mut used = Grid::default();
+        let mut count = 0;
+        for y in 0..self.n.saturating_sub(1) {
+            // Bit x: own stones at (x, y), (x+1, y), (x, y+1), (x+1, y+1).
+            let (a, b) = (own.rows[y], own.rows[y + 1]);
+            let mut sq = a & (a >> 1) & b & (b >> 1) & !self.claimed.rows[y];
+            while sq != 0 {
+                let x = sq.trailing_zeros() as usize;
+                sq &= sq - 1;
+                let corners = 3u32 << x;
+                if used.rows[y] & corners == 0 && used.rows[y + 1] & corners == 0 {
+                    used.rows[y] |= corners;
+                    used.rows[y + 1] |= corners;
+                    count += 1;
+                }
+            }
+        }
+        count
     }
 
     /// Builds the per-position facts used by `move_hint` and `is_noisy`, in
@@ -351,6 +444,7 @@ impl Board {
         s.noisy_block = Grid::default();
         s.blocked = Grid::default();
         s.threat = Grid::default();
+        s.double = Grid::default();
         let rows = self.placement_rows();
         let (block, blocked, noisy_block) = (&mut s.block, &mut s.blocked, &mut s.noisy_block);
         self.scan(self.side.opp(), None, |a| {
@@ -429,6 +523,9 @@ impl Board {
             s.extend.rows[y] = extend.rows[y] & row;
             for x in bits(along_rows.rows[y] & along_cols.rows[y] & row) {
                 let (count, area) = self.pivot_threats(self.side, x, y);
+                if count > 1 {
+                    s.double.set(x, y);
+                }
                 if count > 0 {
                     s.threat.set(x, y);
                     s.threat_hint[y * MAX + x] = hint::THREAT
@@ -437,9 +534,8 @@ impl Board {
                 }
             }
         }
-        let mut rects = claim_buffer();
-        let k = self.claimable_rects(self.side, &mut rects);
-        for &r in &rects[..k] {
+        let (canon, canon_len) = (&mut s.canon, &mut s.canon_len);
+        self.for_each_claimable(self.side, |r| {
             let first = (0..self.n).find_map(|y| {
                 let mut line = rows[y];
                 if (r.y1 as usize..=r.y2 as usize).contains(&y) {
@@ -448,12 +544,12 @@ impl Board {
                 (line != 0).then(|| (line.trailing_zeros() as u8, y as u8))
             });
             if let Some(v) = first
-                && s.canon_len < CANON_CAP
+                && *canon_len < CANON_CAP
             {
-                s.canon[s.canon_len] = (r, v);
-                s.canon_len += 1;
+                canon[*canon_len] = (r, v);
+                *canon_len += 1;
             }
-        }
+        });
     }
 
     /// Runs `f` on this position's summary (built on first use).
