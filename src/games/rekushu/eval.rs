@@ -1,5 +1,7 @@
 //! The Rekushu evaluation, move-ordering hints, noisy moves and move packing
-//! (`impl Evaluate for Board`). Weights live in `evalparams.rs`.
+//! (`impl Evaluate for Board`). The evaluation is linear in the named features
+//! of [`Board::eval_features`]; their weights live in `evalparams.rs` and are
+//! fitted to self-play results by `tools/tune` (`docs/tuning.md`).
 //!
 //! The central notion is an **available claim**: a rectangle a side can claim
 //! on its next move. It is either *completed* (four own corners, claimable now)

@@ -81,8 +81,10 @@ fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 .collect();
             files.sort();
             out.extend(files);
-        } else {
+        } else if p.is_file() {
             out.push(p.clone());
+        } else {
+            return Err(format!("'{}': no such file or directory", p.display()));
         }
     }
     Ok(out)
@@ -159,6 +161,53 @@ fn fit_scale(samples: &[Sample], w: &[f64; FEATURES]) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// Adam on the mean squared error: moves the weights not `fixed`, reporting
+/// the errors every 500 steps.
+fn fit(
+    train: &[Sample],
+    held: &[Sample],
+    w: &mut [f64; FEATURES],
+    fixed: &[bool; FEATURES],
+    scale: f64,
+    steps: usize,
+    rate: f64,
+) {
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = [0.0; FEATURES];
+    let mut v = [0.0; FEATURES];
+    let ln10 = 10f64.ln();
+    for step in 1..=steps {
+        let mut grad = [0.0; FEATURES];
+        for s in train {
+            let p = sigmoid(score(w, &s.f), scale);
+            // d/dw of (r - p)^2 = -2 (r - p) p (1 - p) ln10 / scale * f / div
+            let k = -2.0 * (s.result - p) * p * (1.0 - p) * ln10 / scale;
+            for i in 0..FEATURES {
+                grad[i] += k * s.f[i] / f64::from(DIVISOR[i]);
+            }
+        }
+        let n = train.len() as f64;
+        for i in 0..FEATURES {
+            if fixed[i] {
+                continue;
+            }
+            let g = grad[i] / n;
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(step as i32));
+            let vh = v[i] / (1.0 - b2.powi(step as i32));
+            w[i] -= rate * mh / (vh.sqrt() + eps);
+        }
+        if step % 500 == 0 || step == steps {
+            println!(
+                "step {step:5}: fit {:.6} held out {:.6}",
+                error(train, w, scale),
+                error(held, w, scale)
+            );
+        }
+    }
+}
+
 fn parse_weights(text: &str) -> Result<[f64; FEATURES], String> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     if parts.len() != FEATURES {
@@ -198,6 +247,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     let files = record_files(&cli.records)?;
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let (mut games, mut skipped) = (0usize, 0usize);
+    let mut first_skip: Option<String> = None;
     for path in &files {
         match samples_of(path, cli.skip) {
             Ok(s) => {
@@ -208,58 +258,34 @@ fn run(cli: &Cli) -> Result<(), String> {
                 }
                 games += 1;
             }
-            Err(_) => skipped += 1,
+            Err(why) => {
+                skipped += 1;
+                first_skip.get_or_insert_with(|| format!("{}: {why}", path.display()));
+            }
         }
     }
     if train.is_empty() {
-        return Err(format!("no Rekushu positions in {} files", files.len()));
+        return Err(format!(
+            "no Rekushu positions in {} files{}",
+            files.len(),
+            first_skip.map_or(String::new(), |s| format!(" (first skipped: {s})"))
+        ));
     }
     println!(
         "games {games} (skipped {skipped}), positions: fit {} held out {}",
         train.len(),
         held.len()
     );
+    if let Some(s) = first_skip {
+        println!("first skipped: {s}");
+    }
 
     let scale = fit_scale(&train, &w);
     let before = (error(&train, &w, scale), error(&held, &w, scale));
     println!("scale {scale:.1} centi-tiles per factor of ten in odds");
     println!("error before: fit {:.6} held out {:.6}", before.0, before.1);
 
-    // Adam on the mean squared error.
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let mut m = [0.0; FEATURES];
-    let mut v = [0.0; FEATURES];
-    let ln10 = 10f64.ln();
-    for step in 1..=cli.steps {
-        let mut grad = [0.0; FEATURES];
-        for s in &train {
-            let p = sigmoid(score(&w, &s.f), scale);
-            // d/dw of (r - p)^2 = -2 (r - p) p (1 - p) ln10 / scale * f / div
-            let k = -2.0 * (s.result - p) * p * (1.0 - p) * ln10 / scale;
-            for i in 0..FEATURES {
-                grad[i] += k * s.f[i] / f64::from(DIVISOR[i]);
-            }
-        }
-        let n = train.len() as f64;
-        for i in 0..FEATURES {
-            if fixed[i] {
-                continue;
-            }
-            let g = grad[i] / n;
-            m[i] = b1 * m[i] + (1.0 - b1) * g;
-            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-            let mh = m[i] / (1.0 - b1.powi(step as i32));
-            let vh = v[i] / (1.0 - b2.powi(step as i32));
-            w[i] -= cli.rate * mh / (vh.sqrt() + eps);
-        }
-        if step % 500 == 0 || step == cli.steps {
-            println!(
-                "step {step:5}: fit {:.6} held out {:.6}",
-                error(&train, &w, scale),
-                error(&held, &w, scale)
-            );
-        }
-    }
+    fit(&train, &held, &mut w, &fixed, scale, cli.steps, cli.rate);
     let rounded = w.map(f64::round);
     let after = (
         error(&train, &rounded, scale),
@@ -298,5 +324,63 @@ fn main() -> ExitCode {
             eprintln!("tune: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Samples whose results are exactly the model's prediction under known
+    /// weights: the fit must find those weights again from other ones.
+    #[test]
+    fn the_fit_recovers_known_weights() {
+        let truth: [f64; FEATURES] = RekushuWeights::DEFAULT.w.map(f64::from);
+        let scale = 200.0;
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % 21) as f64 - 10.0
+        };
+        let samples: Vec<Sample> = (0..3000)
+            .map(|_| {
+                let mut f = [0.0; FEATURES];
+                for (i, x) in f.iter_mut().enumerate() {
+                    *x = next() * f64::from(DIVISOR[i]);
+                }
+                Sample {
+                    f,
+                    result: sigmoid(score(&truth, &f), scale),
+                }
+            })
+            .collect();
+        let mut w = truth;
+        for x in w.iter_mut().skip(1) {
+            *x = 0.0;
+        }
+        let mut fixed = [false; FEATURES];
+        fixed[0] = true;
+        fit(&samples, &[], &mut w, &fixed, scale, 3000, 2.0);
+        for i in 0..FEATURES {
+            assert!(
+                (w[i] - truth[i]).abs() < 2.0,
+                "{}: fitted {:.2}, true {}",
+                NAMES[i],
+                w[i],
+                truth[i]
+            );
+        }
+        assert!(error(&samples, &w, scale) < 1e-5);
+    }
+
+    #[test]
+    fn fault_endings_are_skipped() {
+        assert!(played_out(Some("no-placement")));
+        assert!(played_out(Some("resign")));
+        assert!(played_out(Some("adjudication: draw: scores within 0.5")));
+        assert!(!played_out(Some("time forfeit: 211 ms used of 100 ms")));
+        assert!(!played_out(Some("illegal move 'A1'")));
     }
 }
