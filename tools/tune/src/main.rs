@@ -16,10 +16,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use arena::ending::Ending;
 use clap::Parser;
 use tessera::core::Game;
 use tessera::games::rekushu::Board;
-use tessera::games::rekushu::evalparams::{DIVISOR, FEATURES, NAMES, RekushuWeights};
+use tessera::games::rekushu::evalparams::{
+    DIVISOR, FEATURES, NAMES, RekushuWeights, feature_index,
+};
 use tessera::record::{GameResult, Record, Replay, read_record_file};
 
 #[derive(Parser, Debug)]
@@ -62,12 +65,15 @@ struct Sample {
     result: f64,
 }
 
-/// Reasons that say the game was played out (not lost by a fault).
+/// Reasons that say the game was played out: ended by the rules, a
+/// resignation or an adjudication (not a fault, the ply limit or the arena).
 fn played_out(reason: Option<&str>) -> bool {
-    match reason {
-        None => true,
-        Some(r) => r == "no-placement" || r == "resign" || r.starts_with("adjudication: "),
-    }
+    reason.is_none_or(|r| {
+        matches!(
+            Ending::parse(r),
+            Ending::Rules(_) | Ending::Resign | Ending::Adjudication { .. }
+        )
+    })
 }
 
 fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
@@ -226,15 +232,16 @@ fn parse_weights(text: &str) -> Result<[f64; FEATURES], String> {
 }
 
 fn run(cli: &Cli) -> Result<(), String> {
-    let mut w: [f64; FEATURES] = match &cli.from {
+    let start: [f64; FEATURES] = match &cli.from {
         Some(t) => parse_weights(t)?,
         None => RekushuWeights::DEFAULT.w.map(f64::from),
     };
+    let mut w = start;
     let mut fixed = [false; FEATURES];
     fixed[0] = true;
     if let Some(list) = &cli.fix {
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let i = NAMES.iter().position(|n| *n == name).ok_or_else(|| {
+            let i = feature_index(name).ok_or_else(|| {
                 format!(
                     "--fix: no feature named '{name}' (names: {})",
                     NAMES.join(", ")
@@ -297,10 +304,6 @@ fn run(cli: &Cli) -> Result<(), String> {
     );
     println!();
     println!("{:<14} {:>8} {:>8}", "feature", "before", "after");
-    let start = match &cli.from {
-        Some(t) => parse_weights(t)?,
-        None => RekushuWeights::DEFAULT.w.map(f64::from),
-    };
     for i in 0..FEATURES {
         println!(
             "{:<14} {:>8} {:>8}{}",
