@@ -220,3 +220,43 @@ fn each_game_gets_its_default_search_shape() {
     s.set_params(SearchParams::EXACT);
     assert_eq!(*s.params(), SearchParams::EXACT);
 }
+
+/// The evaluation is the weighted features plus the level's bonus per lock of
+/// lead, on positions with and without locks (the tuner relies on it).
+#[test]
+fn the_score_is_the_weighted_features() {
+    use tessera::games::rebus::evalparams::{RebusWeights, TEMPO};
+    let with_lock = EvalParams {
+        lock_bonus: 37,
+        ..EvalParams::default()
+    };
+    let mut locks_seen = 0;
+    for pos in sample_positions() {
+        let mut p = pos.clone();
+        for ply in 0..30 {
+            if p.status() != Status::Ongoing {
+                break;
+            }
+            let f = p.eval_features();
+            assert_eq!(f[TEMPO], 1);
+            let weighted = RebusWeights::DEFAULT.score(&f);
+            assert_eq!(p.evaluate(&EvalParams::default()), weighted);
+            let me = p.side_to_move().index() as u8;
+            let lead: i32 = p
+                .locks()
+                .iter()
+                .map(|l| if l.owner == me { 1 } else { -1 })
+                .sum();
+            locks_seen += p.locks().len();
+            assert_eq!(p.evaluate(&with_lock), weighted + 37 * lead);
+            let moves = legal(&p);
+            // Locks when there are any, so the lock terms are exercised.
+            let lock = moves
+                .iter()
+                .copied()
+                .find(|m| matches!(m.kind(), MoveKind::Lock { .. }));
+            p.make_move(lock.unwrap_or(moves[(ply * 5 + 1) % moves.len()]));
+        }
+    }
+    assert!(locks_seen > 0, "no position with a lock was checked");
+}

@@ -148,6 +148,22 @@ pub trait Evaluate: Game {
     fn move_to_u32(&self, mv: Self::Move) -> u32;
 }
 
+/// An evaluation that is a weighted sum of named features,
+/// `Σ WEIGHTS[i] · features[i] / DIVISOR[i]` (plus level switches a fit does
+/// not touch), so that a tuner can fit the weights to game results
+/// (`tools/tune`, `docs/tuning.md`). The first weight (one tile or square of
+/// lead, 100) sets the units and is never fitted.
+pub trait LinearEval: Game {
+    /// The features' short names, in order.
+    const NAMES: &'static [&'static str];
+    /// What each weighted feature is divided by.
+    const DIVISOR: &'static [i32];
+    /// The weights the engine plays with.
+    const WEIGHTS: &'static [i32];
+    /// The position's features, side to move's view.
+    fn features(&self) -> Vec<i32>;
+}
+
 /// True if `score` is a forced win or loss rather than an evaluation.
 #[inline]
 pub const fn is_decisive(score: i32) -> bool {

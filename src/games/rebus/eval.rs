@@ -1,9 +1,10 @@
 //! REBUS evaluation, move-ordering hints, noisy moves and move codes.
 //!
-//! The value is in centi-squares from the side to move's view. Terms (weights in
-//! [`RebusWeights`], the one place to tune them):
+//! The value is in centi-squares from the side to move's view, a weighted sum
+//! of features (names, weights and exact definitions in [`super::evalparams`],
+//! the one place to tune them):
 //! - **control**: controlled squares, plus a quadratic bonus from
-//!   [`RebusWeights::near_51_from`] squares on, since 51 wins outright;
+//!   [`NEAR_51_FROM`] squares on, since 51 wins outright;
 //! - **Stars**: active Stars by count, concave (the fifth is the cap: a side
 //!   at five can gain no Star, and Stars reach two squares);
 //! - **locks**: each locked square is safe but cannot attack; a lock one
@@ -24,141 +25,83 @@
 //! are over locks and full history boxes.
 
 use crate::core::Game;
-use crate::core::eval::{EvalParams, Evaluate, ListAt, WIN_BOUND};
+use crate::core::eval::{EvalParams, Evaluate, LinearEval, ListAt, WIN_BOUND};
+use crate::games::rebus::evalparams::{
+    ATTACKABLE, CHAIN_MOVER, CHAIN_OTHER, DIVISOR, FEATURES, GREEN_REACH, LOCK_NEAR_BREAK,
+    LOCKED_SQUARE, NAMES, NEAR_51, NEAR_51_FROM, RESTORABLE, RebusHints, RebusWeights, SQUARE,
+    STAR1, TEMPO, THREATENED,
+};
 use crate::games::rebus::locks::covered_edges;
 use crate::games::rebus::square::Squares;
 use crate::games::rebus::tile::{Owner, STAR};
 use crate::games::rebus::{Move, MoveKind, Position, WINNING_COUNT};
-
-/// Evaluation and ordering weights, centi-squares unless said otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RebusWeights {
-    /// Per controlled square.
-    pub square: i32,
-    /// Control from which the 51 bonus starts.
-    pub near_51_from: i32,
-    /// Times (control - near_51_from)², so the bonus climbs steeply near 51.
-    pub near_51: i32,
-    /// By active Stars, 0..=5 (5 is the cap).
-    pub stars: [i32; 6],
-    /// Per locked square of a lock that is not close to breaking.
-    pub locked_square: i32,
-    /// Taken off per locked square when the opponent covers all but one of
-    /// the edges that break the lock.
-    pub lock_near_break: i32,
-    /// Per own square the opponent could take on its next turn.
-    pub threatened: i32,
-    /// Per opponent square the side to move can take now.
-    pub attackable: i32,
-    /// Per Green square in a side's reach.
-    pub green_reach: i32,
-    /// Per square of the largest region the side to move could sweep.
-    pub chain_mover: i32,
-    /// Per square of the largest region the opponent could sweep next turn.
-    pub chain_other: i32,
-    /// Per own square over a buried opponent tile (opposite sign for theirs).
-    pub restorable: i32,
-    /// For having the move.
-    pub tempo: i32,
-}
-
-impl RebusWeights {
-    pub const DEFAULT: RebusWeights = RebusWeights {
-        square: 100,
-        near_51_from: 40,
-        near_51: 10,
-        stars: [0, 60, 110, 150, 180, 200],
-        locked_square: 20,
-        lock_near_break: 15,
-        threatened: 15,
-        attackable: 10,
-        green_reach: 3,
-        chain_mover: 20,
-        chain_other: 8,
-        restorable: 10,
-        tempo: 20,
-    };
-}
-
-/// Move-ordering hints (unitless; larger is tried earlier).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RebusHints {
-    /// Per captured square.
-    pub square: i32,
-    /// Extra per captured opponent square (a two-square swing).
-    pub from_opponent: i32,
-    /// Extra per captured opponent Star.
-    pub star_capture: i32,
-    /// Extra per square restored to our own tile.
-    pub restore: i32,
-    /// Extra per square when the attacker copied is a Star.
-    pub star_copy: i32,
-    /// A capture that reaches 51.
-    pub wins: i32,
-    /// A nomination of a square the opponent might take.
-    pub nominate: i32,
-    /// Extra when the nominee shows a Star.
-    pub nominate_star: i32,
-    /// A lock, plus `lock_square` per square, plus 10 × `EvalParams::lock_bonus`.
-    pub lock: i32,
-    pub lock_square: i32,
-}
-
-impl RebusHints {
-    pub const DEFAULT: RebusHints = RebusHints {
-        square: 100,
-        from_opponent: 60,
-        star_capture: 150,
-        restore: 80,
-        star_copy: 40,
-        wins: 100_000,
-        nominate: 20,
-        nominate_star: 60,
-        lock: 50,
-        lock_square: 20,
-    };
-}
 
 const W: RebusWeights = RebusWeights::DEFAULT;
 const H: RebusHints = RebusHints::DEFAULT;
 
 #[inline]
 fn near_51(control: i32) -> i32 {
-    let d = (control - W.near_51_from).max(0);
-    d * d * W.near_51
+    let d = (control - NEAR_51_FROM).max(0);
+    d * d
 }
 
 impl Position {
-    /// The evaluation (see the module documentation).
+    /// The evaluation (see the module documentation): the weighted
+    /// features plus `params.lock_bonus` per lock of lead.
     pub fn eval_with(&self, params: &EvalParams) -> i32 {
+        let (f, locks) = self.features_and_locks();
+        (W.score(&f) + locks * params.lock_bonus).clamp(-WIN_BOUND / 2, WIN_BOUND / 2)
+    }
+
+    /// The evaluation's features, side to move's view (their order and
+    /// meaning: [`super::evalparams`]).
+    pub fn eval_features(&self) -> [i32; FEATURES] {
+        self.features_and_locks().0
+    }
+
+    /// The features and the locks held by the side to move minus the
+    /// opponent's.
+    fn features_and_locks(&self) -> ([i32; FEATURES], i32) {
+        let mut f = [0; FEATURES];
         let me = self.side;
         let (mi, oi) = (me.index(), me.opp().index());
         let c = self.counts();
         let (cm, co) = (c[mi] as i32, c[oi] as i32);
-        let mut s = (cm - co) * W.square + near_51(cm) - near_51(co) + W.tempo;
+        f[SQUARE] = cm - co;
+        f[NEAR_51] = near_51(cm) - near_51(co);
+        f[TEMPO] = 1;
 
         let sm = self.active_stars(me).min(5) as usize;
         let so = self.active_stars(me.opp()).min(5) as usize;
-        s += W.stars[sm] - W.stars[so];
+        // One-hot by count (none is worth 0: the table starts at one Star).
+        if sm > 0 {
+            f[STAR1 + sm - 1] += 1;
+        }
+        if so > 0 {
+            f[STAR1 + so - 1] -= 1;
+        }
 
+        let mut locks = 0;
         for l in self.locks() {
             let k2 = (l.size as i32) * (l.size as i32);
+            let sign = if l.owner as usize == mi { 1 } else { -1 };
             let other = self.own[1 - l.owner as usize];
-            let mut v = k2 * W.locked_square + params.lock_bonus;
+            f[LOCKED_SQUARE] += sign * k2;
             if covered_edges(l.origin, l.size, other) + 1 >= l.threshold() {
-                v -= k2 * W.lock_near_break;
+                f[LOCK_NEAR_BREAK] += sign * k2;
             }
-            s += if l.owner as usize == mi { v } else { -v };
+            locks += sign;
         }
 
         let mine = self.capture_map(me, self.protected);
         let theirs = self.capture_map(me.opp(), 0);
         let green = self.own[Owner::Green.index()];
-        s += (mine.all & self.own[oi]).count_ones() as i32 * W.attackable;
-        s -= (theirs.all & self.own[mi]).count_ones() as i32 * W.threatened;
-        s += ((mine.all & green).count_ones() as i32 - (theirs.all & green).count_ones() as i32)
-            * W.green_reach;
-        s += mine.best as i32 * W.chain_mover - theirs.best as i32 * W.chain_other;
+        f[ATTACKABLE] = (mine.all & self.own[oi]).count_ones() as i32;
+        f[THREATENED] = (theirs.all & self.own[mi]).count_ones() as i32;
+        f[GREEN_REACH] =
+            (mine.all & green).count_ones() as i32 - (theirs.all & green).count_ones() as i32;
+        f[CHAIN_MOVER] = mine.best as i32;
+        f[CHAIN_OTHER] = theirs.best as i32;
 
         let (my_owner, their_owner) = (Owner::of(me), Owner::of(me.opp()));
         for sq in Squares(self.boxed) {
@@ -166,12 +109,12 @@ impl Position {
                 continue;
             };
             if v.owner == my_owner && b.owner == their_owner {
-                s -= W.restorable;
+                f[RESTORABLE] -= 1;
             } else if v.owner == their_owner && b.owner == my_owner {
-                s += W.restorable;
+                f[RESTORABLE] += 1;
             }
         }
-        s.clamp(-WIN_BOUND / 2, WIN_BOUND / 2)
+        (f, locks)
     }
 
     /// The ordering hint of `mv` with a lock bonus.
@@ -297,6 +240,16 @@ impl Evaluate for Position {
         z = (z ^ (z >> 33)).wrapping_mul(0xC4CE_B9FE_1A85_EC53);
         z ^= z >> 33;
         (z ^ (z >> 32)) as u32
+    }
+}
+
+impl LinearEval for Position {
+    const NAMES: &'static [&'static str] = &NAMES;
+    const DIVISOR: &'static [i32] = &DIVISOR;
+    const WEIGHTS: &'static [i32] = &W.w;
+
+    fn features(&self) -> Vec<i32> {
+        self.eval_features().to_vec()
     }
 }
 

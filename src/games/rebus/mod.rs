@@ -12,7 +12,8 @@
 //!   the evaluation and the search's move selection);
 //! - [`searchgen`]: the moves the searcher tries (nominations that can matter,
 //!   capped chains below `mike`);
-//! - [`eval`]: the static evaluation, ordering hints and its weights;
+//! - [`eval`]: the static evaluation as features, ordering hints, noisy moves;
+//! - [`evalparams`]: the evaluation's feature names and weights, the hints;
 //! - [`notation`]: move parsing and canonical tokens (§2.8);
 //! - [`fen`]: the position string (§2.9) and its validation errors;
 //! - [`deal`]: the standard setup (§2.2) and the seeded random deal;
@@ -26,6 +27,7 @@ pub mod chains;
 pub mod deal;
 pub mod display;
 pub mod eval;
+pub mod evalparams;
 pub mod fen;
 pub mod locks;
 pub mod movegen;

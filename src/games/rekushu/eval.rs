@@ -27,11 +27,11 @@
 use std::cell::RefCell;
 
 use crate::core::Side;
-use crate::core::eval::{EvalParams, Evaluate, WIN_BOUND};
+use crate::core::eval::{EvalParams, Evaluate, LinearEval, WIN_BOUND};
 
 use super::board::Board;
 use super::evalparams::{
-    CENTRE_CAP, EDGE_CAP, FEATURES, LATE_EMPTY_PER_LINE, RekushuWeights, hint,
+    CENTRE_CAP, DIVISOR, EDGE_CAP, FEATURES, LATE_EMPTY_PER_LINE, NAMES, RekushuWeights, hint,
 };
 use super::grid::{Grid, MAX, bits, next_above, next_below, span};
 use super::moves::{Move, Rect};
@@ -595,6 +595,16 @@ impl Board {
             }
         }
         (count, area)
+    }
+}
+
+impl LinearEval for Board {
+    const NAMES: &'static [&'static str] = &NAMES;
+    const DIVISOR: &'static [i32] = &DIVISOR;
+    const WEIGHTS: &'static [i32] = &W.w;
+
+    fn features(&self) -> Vec<i32> {
+        self.eval_features().to_vec()
     }
 }
 

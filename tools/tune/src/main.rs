@@ -1,8 +1,9 @@
-//! `tune`: fits the Rekushu evaluation's weights to the results of recorded
-//! games, Texel-style.
+//! `tune`: fits the evaluation weights of Rekushu or REBUS to the results of
+//! recorded games, Texel-style.
 //!
 //! Every position of every game (after the opening plies) becomes a sample: the
-//! evaluation's features for the side to move (`Board::eval_features`) and the
+//! evaluation's features for the side to move (`LinearEval::features`, one
+//! trait for both games) and the
 //! game's result from that side's view (1, ½ or 0). The evaluation is linear in
 //! its weights, `score = Σ w·f / divisor`, and the model is
 //! `P(win) = 1 / (1 + 10^(−score / scale))`. The tuner first fits `scale` with
@@ -17,27 +18,35 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use arena::ending::Ending;
-use clap::Parser;
-use tessera::core::Game;
+use clap::{Parser, ValueEnum};
+use tessera::core::Side;
+use tessera::core::eval::LinearEval;
+use tessera::games::rebus::Position;
 use tessera::games::rekushu::Board;
-use tessera::games::rekushu::evalparams::{
-    DIVISOR, FEATURES, NAMES, RekushuWeights, feature_index,
-};
-use tessera::record::{GameResult, Record, Replay, read_record_file};
+use tessera::record::{GameResult, Line, Record, Replay, read_record_file};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum GameArg {
+    Rekushu,
+    Rebus,
+}
 
 #[derive(Parser, Debug)]
 #[command(
     name = "tune",
-    about = "Fit the Rekushu evaluation's weights to recorded games (Texel-style)",
+    about = "Fit the evaluation's weights (Rekushu or REBUS) to recorded games (Texel-style)",
     long_about = "Reads arena game records (files, or directories of game-*.txt), \
         turns every position after the opening into a sample (the evaluation's \
         features, and the game's result for the side to move), and fits the \
         weights so that a logistic function of the evaluation predicts the \
         results. Prints the error before and after, on the games used and on the \
         one game in ten held out, and the fitted weights as a Rust array for \
-        src/games/rekushu/evalparams.rs."
+        src/games/<game>/evalparams.rs. Records of the other game are skipped."
 )]
 struct Cli {
+    /// The game whose evaluation is fitted.
+    #[arg(long, value_enum, default_value_t = GameArg::Rekushu)]
+    game: GameArg,
     /// Record files, or directories holding them (searched one level deep).
     #[arg(required = true)]
     records: Vec<PathBuf>,
@@ -61,8 +70,41 @@ struct Cli {
 }
 
 struct Sample {
-    f: [f64; FEATURES],
+    f: Vec<f64>,
     result: f64,
+}
+
+/// The fitted game's features: names, divisors, the engine's weights.
+struct Model {
+    names: &'static [&'static str],
+    divisor: Vec<f64>,
+    weights: Vec<f64>,
+}
+
+impl Model {
+    fn of<G: LinearEval>() -> Model {
+        Model {
+            names: G::NAMES,
+            divisor: G::DIVISOR.iter().map(|&d| f64::from(d)).collect(),
+            weights: G::WEIGHTS.iter().map(|&w| f64::from(w)).collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    fn index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| *n == name)
+    }
+
+    fn score(&self, w: &[f64], f: &[f64]) -> f64 {
+        w.iter()
+            .zip(f)
+            .zip(&self.divisor)
+            .map(|((w, f), d)| w * f / d)
+            .sum()
+    }
 }
 
 /// Reasons that say the game was played out: ended by the rules, a
@@ -97,12 +139,9 @@ fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 /// The samples of one record, or why it was skipped.
-fn samples_of(path: &Path, skip: usize) -> Result<Vec<Sample>, String> {
+fn samples_of(path: &Path, skip: usize, game: GameArg) -> Result<Vec<Sample>, String> {
     let text = read_record_file(path)?;
     let (record, replay) = Record::read(&text).map_err(|e| e.to_string())?;
-    let Replay::Rekushu(line) = replay else {
-        return Err("not a Rekushu game".into());
-    };
     if !played_out(record.tags.reason.as_deref()) {
         return Err("ended by a fault".into());
     }
@@ -110,55 +149,63 @@ fn samples_of(path: &Path, skip: usize) -> Result<Vec<Sample>, String> {
         GameResult::Unfinished => return Err("unfinished".into()),
         r => r.winner(),
     };
-    let mut pos: Board = line.start.clone();
+    let result_for = |side: Side| match winner {
+        None => 0.5,
+        Some(w) if w == side => 1.0,
+        Some(_) => 0.0,
+    };
+    match (replay, game) {
+        (Replay::Rekushu(line), GameArg::Rekushu) => Ok(line_samples(&line, skip, result_for)),
+        (Replay::Rebus(line), GameArg::Rebus) => Ok(line_samples(&line, skip, result_for)),
+        (Replay::Rekushu(_), GameArg::Rebus) => Err("a Rekushu game, not REBUS".into()),
+        (Replay::Rebus(_), GameArg::Rekushu) => Err("a REBUS game, not Rekushu".into()),
+    }
+}
+
+/// Every position of `line` after `skip` plies, with its features and the
+/// result for its side to move.
+fn line_samples<G: LinearEval>(
+    line: &Line<G>,
+    skip: usize,
+    result_for: impl Fn(Side) -> f64,
+) -> Vec<Sample> {
+    let mut pos = line.start.clone();
     let mut out = Vec::new();
     for (ply, &mv) in line.moves.iter().enumerate() {
         if ply >= skip {
-            let f = pos.eval_features();
-            let result = match winner {
-                None => 0.5,
-                Some(w) if w == pos.side_to_move() => 1.0,
-                Some(_) => 0.0,
-            };
             out.push(Sample {
-                f: f.map(f64::from),
-                result,
+                f: pos.features().into_iter().map(f64::from).collect(),
+                result: result_for(pos.side_to_move()),
             });
         }
         pos.make_move(mv);
     }
-    Ok(out)
-}
-
-fn score(w: &[f64; FEATURES], f: &[f64; FEATURES]) -> f64 {
-    (0..FEATURES)
-        .map(|i| w[i] * f[i] / f64::from(DIVISOR[i]))
-        .sum()
+    out
 }
 
 fn sigmoid(s: f64, scale: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-s / scale))
 }
 
-fn error(samples: &[Sample], w: &[f64; FEATURES], scale: f64) -> f64 {
+fn error(model: &Model, samples: &[Sample], w: &[f64], scale: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
     let total: f64 = samples
         .iter()
-        .map(|s| (s.result - sigmoid(score(w, &s.f), scale)).powi(2))
+        .map(|s| (s.result - sigmoid(model.score(w, &s.f), scale)).powi(2))
         .sum();
     total / samples.len() as f64
 }
 
 /// The scale that minimises the error with weights `w` (golden-section search).
-fn fit_scale(samples: &[Sample], w: &[f64; FEATURES]) -> f64 {
+fn fit_scale(model: &Model, samples: &[Sample], w: &[f64]) -> f64 {
     let (mut lo, mut hi) = (10.0f64, 10_000.0f64);
     let g = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = hi - g * (hi - lo);
         let b = lo + g * (hi - lo);
-        if error(samples, w, a) < error(samples, w, b) {
+        if error(model, samples, w, a) < error(model, samples, w, b) {
             hi = b;
         } else {
             lo = a;
@@ -167,34 +214,36 @@ fn fit_scale(samples: &[Sample], w: &[f64; FEATURES]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Adam on the mean squared error: moves the weights not `fixed`, reporting
-/// the errors every 500 steps.
-fn fit(
-    train: &[Sample],
-    held: &[Sample],
-    w: &mut [f64; FEATURES],
-    fixed: &[bool; FEATURES],
+/// What a fit is asked to do: which weights stay, and how it steps.
+struct FitPlan<'a> {
+    fixed: &'a [bool],
     scale: f64,
     steps: usize,
     rate: f64,
-) {
+}
+
+/// Adam on the mean squared error: moves the weights not `fixed`, reporting
+/// the errors every 500 steps.
+fn fit(model: &Model, train: &[Sample], held: &[Sample], w: &mut [f64], plan: &FitPlan) {
+    let n_features = model.len();
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let mut m = [0.0; FEATURES];
-    let mut v = [0.0; FEATURES];
+    let mut m = vec![0.0; n_features];
+    let mut v = vec![0.0; n_features];
     let ln10 = 10f64.ln();
-    for step in 1..=steps {
-        let mut grad = [0.0; FEATURES];
+    let scale = plan.scale;
+    for step in 1..=plan.steps {
+        let mut grad = vec![0.0; n_features];
         for s in train {
-            let p = sigmoid(score(w, &s.f), scale);
+            let p = sigmoid(model.score(w, &s.f), scale);
             // d/dw of (r - p)^2 = -2 (r - p) p (1 - p) ln10 / scale * f / div
             let k = -2.0 * (s.result - p) * p * (1.0 - p) * ln10 / scale;
-            for i in 0..FEATURES {
-                grad[i] += k * s.f[i] / f64::from(DIVISOR[i]);
+            for ((g, f), d) in grad.iter_mut().zip(&s.f).zip(&model.divisor) {
+                *g += k * f / d;
             }
         }
         let n = train.len() as f64;
-        for i in 0..FEATURES {
-            if fixed[i] {
+        for i in 0..n_features {
+            if plan.fixed[i] {
                 continue;
             }
             let g = grad[i] / n;
@@ -202,49 +251,53 @@ fn fit(
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(step as i32));
             let vh = v[i] / (1.0 - b2.powi(step as i32));
-            w[i] -= rate * mh / (vh.sqrt() + eps);
+            w[i] -= plan.rate * mh / (vh.sqrt() + eps);
         }
-        if step % 500 == 0 || step == steps {
+        if step % 500 == 0 || step == plan.steps {
             println!(
                 "step {step:5}: fit {:.6} held out {:.6}",
-                error(train, w, scale),
-                error(held, w, scale)
+                error(model, train, w, scale),
+                error(model, held, w, scale)
             );
         }
     }
 }
 
-fn parse_weights(text: &str) -> Result<[f64; FEATURES], String> {
+fn parse_weights(text: &str, n: usize) -> Result<Vec<f64>, String> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    if parts.len() != FEATURES {
+    if parts.len() != n {
         return Err(format!(
-            "--from needs {FEATURES} weights, got {} in '{text}'",
+            "--from needs {n} weights, got {} in '{text}'",
             parts.len()
         ));
     }
-    let mut w = [0.0; FEATURES];
-    for (slot, p) in w.iter_mut().zip(&parts) {
-        *slot = p
-            .parse()
-            .map_err(|_| format!("--from: '{p}' is not a number"))?;
-    }
-    Ok(w)
+    parts
+        .iter()
+        .map(|p| {
+            p.parse()
+                .map_err(|_| format!("--from: '{p}' is not a number"))
+        })
+        .collect()
 }
 
 fn run(cli: &Cli) -> Result<(), String> {
-    let start: [f64; FEATURES] = match &cli.from {
-        Some(t) => parse_weights(t)?,
-        None => RekushuWeights::DEFAULT.w.map(f64::from),
+    let model = match cli.game {
+        GameArg::Rekushu => Model::of::<Board>(),
+        GameArg::Rebus => Model::of::<Position>(),
     };
-    let mut w = start;
-    let mut fixed = [false; FEATURES];
+    let start: Vec<f64> = match &cli.from {
+        Some(t) => parse_weights(t, model.len())?,
+        None => model.weights.clone(),
+    };
+    let mut w = start.clone();
+    let mut fixed = vec![false; model.len()];
     fixed[0] = true;
     if let Some(list) = &cli.fix {
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let i = feature_index(name).ok_or_else(|| {
+            let i = model.index(name).ok_or_else(|| {
                 format!(
                     "--fix: no feature named '{name}' (names: {})",
-                    NAMES.join(", ")
+                    model.names.join(", ")
                 )
             })?;
             fixed[i] = true;
@@ -256,7 +309,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     let (mut games, mut skipped) = (0usize, 0usize);
     let mut first_skip: Option<String> = None;
     for path in &files {
-        match samples_of(path, cli.skip) {
+        match samples_of(path, cli.skip, cli.game) {
             Ok(s) => {
                 if games % 10 == 9 {
                     held.extend(s);
@@ -272,8 +325,12 @@ fn run(cli: &Cli) -> Result<(), String> {
         }
     }
     if train.is_empty() {
+        let game = match cli.game {
+            GameArg::Rekushu => "Rekushu",
+            GameArg::Rebus => "REBUS",
+        };
         return Err(format!(
-            "no Rekushu positions in {} files{}",
+            "no {game} positions in {} files{}",
             files.len(),
             first_skip.map_or(String::new(), |s| format!(" (first skipped: {s})"))
         ));
@@ -287,27 +344,36 @@ fn run(cli: &Cli) -> Result<(), String> {
         println!("first skipped: {s}");
     }
 
-    let scale = fit_scale(&train, &w);
-    let before = (error(&train, &w, scale), error(&held, &w, scale));
-    println!("scale {scale:.1} centi-tiles per factor of ten in odds");
+    let scale = fit_scale(&model, &train, &w);
+    let before = (
+        error(&model, &train, &w, scale),
+        error(&model, &held, &w, scale),
+    );
+    println!("scale {scale:.1} centi-units per factor of ten in odds");
     println!("error before: fit {:.6} held out {:.6}", before.0, before.1);
 
-    fit(&train, &held, &mut w, &fixed, scale, cli.steps, cli.rate);
-    let rounded = w.map(f64::round);
+    let plan = FitPlan {
+        fixed: &fixed,
+        scale,
+        steps: cli.steps,
+        rate: cli.rate,
+    };
+    fit(&model, &train, &held, &mut w, &plan);
+    let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
     let after = (
-        error(&train, &rounded, scale),
-        error(&held, &rounded, scale),
+        error(&model, &train, &rounded, scale),
+        error(&model, &held, &rounded, scale),
     );
     println!(
         "error after (rounded weights): fit {:.6} held out {:.6}",
         after.0, after.1
     );
     println!();
-    println!("{:<14} {:>8} {:>8}", "feature", "before", "after");
-    for i in 0..FEATURES {
+    println!("{:<16} {:>8} {:>8}", "feature", "before", "after");
+    for i in 0..model.len() {
         println!(
-            "{:<14} {:>8} {:>8}{}",
-            NAMES[i],
+            "{:<16} {:>8} {:>8}{}",
+            model.names[i],
             start[i],
             rounded[i],
             if fixed[i] { "  (fixed)" } else { "" }
@@ -336,9 +402,8 @@ mod tests {
 
     /// Samples whose results are exactly the model's prediction under known
     /// weights: the fit must find those weights again from other ones.
-    #[test]
-    fn the_fit_recovers_known_weights() {
-        let truth: [f64; FEATURES] = RekushuWeights::DEFAULT.w.map(f64::from);
+    fn recovers_known_weights(model: &Model) {
+        let truth = model.weights.clone();
         let scale = 200.0;
         let mut seed = 12345u64;
         let mut next = || {
@@ -349,33 +414,44 @@ mod tests {
         };
         let samples: Vec<Sample> = (0..3000)
             .map(|_| {
-                let mut f = [0.0; FEATURES];
-                for (i, x) in f.iter_mut().enumerate() {
-                    *x = next() * f64::from(DIVISOR[i]);
-                }
-                Sample {
-                    f,
-                    result: sigmoid(score(&truth, &f), scale),
-                }
+                let f: Vec<f64> = model.divisor.iter().map(|d| next() * d).collect();
+                let result = sigmoid(model.score(&truth, &f), scale);
+                Sample { f, result }
             })
             .collect();
-        let mut w = truth;
+        let mut w = truth.clone();
         for x in w.iter_mut().skip(1) {
             *x = 0.0;
         }
-        let mut fixed = [false; FEATURES];
+        let mut fixed = vec![false; model.len()];
         fixed[0] = true;
-        fit(&samples, &[], &mut w, &fixed, scale, 3000, 2.0);
-        for i in 0..FEATURES {
+        let plan = FitPlan {
+            fixed: &fixed,
+            scale,
+            steps: 3000,
+            rate: 2.0,
+        };
+        fit(model, &samples, &[], &mut w, &plan);
+        for i in 0..model.len() {
             assert!(
                 (w[i] - truth[i]).abs() < 2.0,
                 "{}: fitted {:.2}, true {}",
-                NAMES[i],
+                model.names[i],
                 w[i],
                 truth[i]
             );
         }
-        assert!(error(&samples, &w, scale) < 1e-5);
+        assert!(error(model, &samples, &w, scale) < 1e-5);
+    }
+
+    #[test]
+    fn the_fit_recovers_known_rekushu_weights() {
+        recovers_known_weights(&Model::of::<Board>());
+    }
+
+    #[test]
+    fn the_fit_recovers_known_rebus_weights() {
+        recovers_known_weights(&Model::of::<Position>());
     }
 
     #[test]

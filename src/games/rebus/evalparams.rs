@@ -1,0 +1,180 @@
+//! Every weight of the REBUS evaluation and its move-ordering hints, in one
+//! place.
+//!
+//! Units are centi-squares (one controlled square = 100). Hints are unitless
+//! (only their order matters).
+
+/// The evaluation's terms, in the order of [`RebusWeights::w`]. The evaluation
+/// is linear in them: `score = Σ w[i] · feature[i] / DIVISOR[i]` (centi-squares;
+/// plus `EvalParams::lock_bonus` per lock of lead, which a level sets and no fit
+/// touches), so a tuner can fit the weights to game results (`tools/tune`,
+/// `docs/tuning.md`). A feature is the side to move's value minus the
+/// opponent's unless it says otherwise.
+pub const FEATURES: usize = 16;
+
+/// Short names of the terms (the tuner's output and `docs/tuning.md` use them).
+pub const NAMES: [&str; FEATURES] = [
+    "square",
+    "near_51",
+    "star1",
+    "star2",
+    "star3",
+    "star4",
+    "star5",
+    "locked_square",
+    "lock_near_break",
+    "threatened",
+    "attackable",
+    "green_reach",
+    "chain_mover",
+    "chain_other",
+    "restorable",
+    "tempo",
+];
+
+/// Indices into the feature vector, in the order of [`NAMES`].
+pub const SQUARE: usize = 0;
+pub const NEAR_51: usize = 1;
+/// `star1`; `star2`…`star5` follow it.
+pub const STAR1: usize = 2;
+pub const LOCKED_SQUARE: usize = 7;
+pub const LOCK_NEAR_BREAK: usize = 8;
+pub const THREATENED: usize = 9;
+pub const ATTACKABLE: usize = 10;
+pub const GREEN_REACH: usize = 11;
+pub const CHAIN_MOVER: usize = 12;
+pub const CHAIN_OTHER: usize = 13;
+pub const RESTORABLE: usize = 14;
+pub const TEMPO: usize = 15;
+
+/// The index of the feature called `name` in [`NAMES`].
+pub fn feature_index(name: &str) -> Option<usize> {
+    NAMES.iter().position(|n| *n == name)
+}
+
+/// What each feature is divided by after weighting (all 1: every REBUS feature
+/// is a count).
+pub const DIVISOR: [i32; FEATURES] = [1; FEATURES];
+
+/// Control from which the `near_51` term starts (51 squares win outright).
+pub const NEAR_51_FROM: i32 = 40;
+
+/// The weights of `impl Evaluate for Position` (see `eval.rs` for how each
+/// feature is measured). Units: centi-squares per unit of the feature.
+///
+/// - `square`: one controlled square of lead.
+/// - `near_51`: `max(0, control − NEAR_51_FROM)²`, so the bonus climbs
+///   steeply near 51.
+/// - `star1`…`star5`: having exactly that many active Stars (5 is the cap: a
+///   side at five can gain no Star, and Stars reach two squares); the feature
+///   is 1 for the mover's count, −1 for the opponent's.
+/// - `locked_square`: squares of locks held (each is safe but cannot attack).
+/// - `lock_near_break`: squares of locks one covered edge from breaking
+///   (threshold 2 mixed, 3 uniform): they lose most of their value.
+/// - `threatened`: own squares the opponent could take on its next turn (first
+///   capture or chain step; what the opponent captured last turn is protected
+///   only against us); the mover's side only.
+/// - `attackable`: opponent squares the mover can take now (protection
+///   counts); one-sided.
+/// - `green_reach`: Green squares in each side's reach.
+/// - `chain_mover`: the largest same-symbol region the mover could sweep in
+///   one turn (an upper bound on its best chain); one-sided.
+/// - `chain_other`: the same for the opponent's next turn; one-sided.
+/// - `restorable`: opponent squares over a buried mover tile minus mover
+///   squares over a buried opponent tile (a capture there restores the
+///   capturer's own tile, so such a square is cheap to win back).
+/// - `tempo`: 1 (having the move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RebusWeights {
+    pub w: [i32; FEATURES],
+}
+
+impl RebusWeights {
+    pub const DEFAULT: RebusWeights = RebusWeights {
+        w: [
+            100, 10, 60, 110, 150, 180, 200, 20, -15, -15, 10, 3, 20, -8, 10, 20,
+        ],
+    };
+
+    /// The score of a feature vector, centi-squares.
+    #[inline]
+    pub fn score(&self, f: &[i32; FEATURES]) -> i32 {
+        let mut s = 0;
+        for i in 0..FEATURES {
+            s += self.w[i] * f[i] / DIVISOR[i];
+        }
+        s
+    }
+}
+
+impl Default for RebusWeights {
+    fn default() -> Self {
+        RebusWeights::DEFAULT
+    }
+}
+
+/// Move-ordering hints (unitless; larger is tried earlier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RebusHints {
+    /// Per captured square.
+    pub square: i32,
+    /// Extra per captured opponent square (a two-square swing).
+    pub from_opponent: i32,
+    /// Extra per captured opponent Star.
+    pub star_capture: i32,
+    /// Extra per square restored to our own tile.
+    pub restore: i32,
+    /// Extra per square when the attacker copied is a Star.
+    pub star_copy: i32,
+    /// A capture that reaches 51.
+    pub wins: i32,
+    /// A nomination of a square the opponent might take.
+    pub nominate: i32,
+    /// Extra when the nominee shows a Star.
+    pub nominate_star: i32,
+    /// A lock, plus `lock_square` per square, plus 10 × `EvalParams::lock_bonus`.
+    pub lock: i32,
+    pub lock_square: i32,
+}
+
+impl RebusHints {
+    pub const DEFAULT: RebusHints = RebusHints {
+        square: 100,
+        from_opponent: 60,
+        star_capture: 150,
+        restore: 80,
+        star_copy: 40,
+        wins: 100_000,
+        nominate: 20,
+        nominate_star: 60,
+        lock: 50,
+        lock_square: 20,
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_match_the_names() {
+        let named = [
+            (SQUARE, "square"),
+            (NEAR_51, "near_51"),
+            (STAR1, "star1"),
+            (STAR1 + 4, "star5"),
+            (LOCKED_SQUARE, "locked_square"),
+            (LOCK_NEAR_BREAK, "lock_near_break"),
+            (THREATENED, "threatened"),
+            (ATTACKABLE, "attackable"),
+            (GREEN_REACH, "green_reach"),
+            (CHAIN_MOVER, "chain_mover"),
+            (CHAIN_OTHER, "chain_other"),
+            (RESTORABLE, "restorable"),
+            (TEMPO, "tempo"),
+        ];
+        for (i, name) in named {
+            assert_eq!(feature_index(name), Some(i), "{name}");
+        }
+    }
+}
