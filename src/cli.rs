@@ -315,6 +315,14 @@ pub fn bench_times(out: &mut dyn Write) -> Result<(), CliError> {
         fives.extend(depth_row(out, label, pos, 5)?);
     }
     summary(out, "Rekushu 20x20 hard depth 5", fives)?;
+    bench_smp(out)
+}
+
+/// `tessera bench --smp` (and the last section of `--times`): the time to a
+/// fixed depth at hard with 1 and 2 threads, REBUS deals 1–10 to depth 5 and
+/// the Rekushu 20x20 positions to depth 4, and the median speed-up.
+pub fn bench_smp(out: &mut dyn Write) -> Result<(), CliError> {
+    let rebus = rebus_timing_sample();
     say!(
         out,
         "Lazy SMP: time to a fixed depth at hard, 1 and 2 threads (speed-up = 1 / 2)"

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use tessera::core::{Game, Notation, SplitMix64, Status};
-use tessera::search::eval::WIN;
+use tessera::search::eval::{WIN, is_decisive};
 use tessera::search::testgame::{ConnectFour, Drop};
 use tessera::search::{
     Level, LevelConfig, Limits, SearchInfo, SearchParams, SearchResult, Searcher,
@@ -444,5 +444,40 @@ fn timed_searches_return_legal_moves() {
             },
         );
         assert!(moves.contains(&r.best_move.expect("a move")), "{limits:?}");
+    }
+}
+
+/// With two threads the search still ends at the depth asked for (whichever
+/// thread completes it first), each depth is reported once, in order, and the
+/// last iteration reported is the result.
+#[test]
+fn two_threads_reach_the_depth_asked_and_report_the_result() {
+    let pos = midgame();
+    for depth in [3, 6, 9] {
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::<ConnectFour>::new(8);
+        let mut infos = Vec::new();
+        let config = LevelConfig {
+            threads: 2,
+            ..hard1()
+        };
+        let r = s.search(&pos, &Limits::depth(depth), &config, &stop, &mut |i| {
+            infos.push(i.clone())
+        });
+        assert!(
+            r.depth == depth || is_decisive(r.score),
+            "{} of {depth}",
+            r.depth
+        );
+        assert!(legal_moves(&pos).contains(&r.best_move.expect("a move")));
+        // Each depth is reported once, whichever thread completed it.
+        assert!(
+            infos.windows(2).all(|w| w[0].depth < w[1].depth),
+            "{:?}",
+            infos.iter().map(|i| i.depth).collect::<Vec<_>>()
+        );
+        let last = infos.last().expect("an iteration was reported");
+        assert_eq!((last.depth, last.score), (r.depth, r.score));
+        assert_eq!(last.pv.first(), r.best_move.as_ref());
     }
 }

@@ -8,7 +8,7 @@
 //! Without reductions, the value at a fixed depth equals plain minimax with the
 //! same quiescence (tested in `tests/search_minimax.rs`).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use crate::core::Status;
 use crate::search::eval::{
@@ -35,6 +35,11 @@ pub(crate) struct Shared<'a> {
     pub nodes: &'a AtomicU64,
     pub node_limit: Option<u64>,
     pub time: TimeManager,
+    /// The deepest iteration any thread has completed.
+    pub completed: &'a AtomicU32,
+    /// Whether a thread drops an iteration another thread has completed
+    /// (Lazy SMP with helpers whose results count; see `threads.rs`).
+    pub leapfrog: bool,
 }
 
 impl Shared<'_> {
@@ -56,6 +61,15 @@ struct RootMove<M> {
     /// Multi-PV only: the line of the last exact search of this move (the move
     /// first); empty otherwise.
     pv: Vec<M>,
+}
+
+/// What a worker tells its caller after an iteration.
+pub(crate) enum Iteration<'c, M> {
+    /// The worker completed this iteration.
+    Completed(&'c Completed<M>),
+    /// Another thread completed the depth under way first: the worker
+    /// dropped its own search of it and goes on deeper.
+    Superseded,
 }
 
 /// The result of the last completed iteration.
@@ -80,6 +94,11 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     unflushed: u64,
     pub seldepth: usize,
     stopped: bool,
+    /// The depth of the iteration under way.
+    iter_depth: u32,
+    /// The iteration under way was stopped because another thread completed
+    /// its depth (`Shared::leapfrog`).
+    superseded: bool,
     killers: Killers<G::Move>,
     history: History,
     /// One move list per ply, reused (taken out and put back) to avoid allocation.
@@ -110,6 +129,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
+            iter_depth: 0,
+            superseded: false,
             killers: Killers::default(),
             history: History::default(),
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -187,6 +208,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     fn poll(&mut self) {
         if self.shared.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed) {
             self.stopped = true;
+        }
+        if self.shared.leapfrog
+            && self.iter_depth > 0
+            && self.shared.completed.load(Ordering::Relaxed) >= self.iter_depth
+        {
+            self.stopped = true;
+            self.superseded = true;
         }
         if self.is_main {
             let over_nodes = self
@@ -284,15 +312,19 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// Runs iterations up to `max_depth`, calling `on_iteration` after each
-    /// completed one. Returns the last completed iteration, if any.
-    /// `margin` > 0 makes root scores exact within `margin` of the best (noise);
-    /// `start_depth` staggers helper threads.
+    /// completed one (and, with `Shared::leapfrog`, each one dropped because
+    /// another thread completed its depth first: the next iteration is then one
+    /// deeper than that). Returns the last iteration this worker completed, if
+    /// any. `margin` > 0 makes root scores exact within `margin` of the best
+    /// (noise); `start_depth` staggers helper threads (with leapfrog, a worker
+    /// that starts at depth 2 goes on one ply deeper than the deepest
+    /// completed one).
     pub fn iterative_deepening(
         &mut self,
         max_depth: u32,
         margin: i32,
         start_depth: u32,
-        on_iteration: &mut dyn FnMut(&Self, &Completed<G::Move>),
+        on_iteration: &mut dyn FnMut(&Self, Iteration<'_, G::Move>),
     ) -> Option<Completed<G::Move>> {
         let mut list = Vec::new();
         let tt_move = self.shared.tt.probe(self.pos.hash(), 0).and_then(|h| h.mv);
@@ -320,7 +352,25 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             {
                 break;
             }
-            if completed.is_some() && self.is_main && self.shared.time.soft_expired() {
+            if self.shared.leapfrog {
+                // The next depth nobody has completed, plus the stagger (a
+                // helper that started ahead stays one ply ahead).
+                let done = self.shared.completed.load(Ordering::Relaxed);
+                let next = (done + start_depth.max(1)).min(max_depth);
+                if done >= depth {
+                    on_iteration(self, Iteration::Superseded);
+                    if done >= max_depth {
+                        break;
+                    }
+                }
+                if next > depth {
+                    depth = next;
+                    continue;
+                }
+            }
+            self.iter_depth = depth;
+            let any_done = completed.is_some() || self.shared.completed.load(Ordering::Relaxed) > 0;
+            if any_done && self.is_main && self.shared.time.soft_expired() {
                 break;
             }
             let prev = completed.as_ref().map(|c| c.score);
@@ -336,6 +386,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             };
             let score = self.aspiration(depth as i32, prev, margin_now);
             if self.stopped {
+                if std::mem::take(&mut self.superseded)
+                    && !self.shared.stop.load(Ordering::Relaxed)
+                    && !self.shared.abort.load(Ordering::Relaxed)
+                {
+                    // Another thread completed this depth: go on from there
+                    // (the loop's top reports it and moves past it).
+                    self.stopped = false;
+                    continue;
+                }
                 break;
             }
             self.flush_nodes();
@@ -346,7 +405,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 root_moves: self.root_move_list(),
                 lines: self.root_lines(),
             };
-            on_iteration(self, &done);
+            on_iteration(self, Iteration::Completed(&done));
+            // After the report: a thread this supersedes finds the iteration.
+            self.shared.completed.fetch_max(depth, Ordering::Relaxed);
             let proven = plies_to_end(score).is_some_and(|p| p < depth as i32);
             completed = Some(done);
             if proven {

@@ -1,14 +1,19 @@
 //! Lazy SMP: N threads search the same root independently, sharing only the
 //! transposition table (and the node counter and stop flags). Helpers start at
-//! staggered depths so they fill the table ahead of the main thread; only the
-//! main thread reports, and its result is the one returned. With one thread no
-//! helper exists and the search is deterministic.
+//! staggered depths so they fill the table ahead of the main thread. The main
+//! thread reports its iterations and owns the clock; the result is the deepest
+//! iteration any thread completed (the main thread's on a tie), and the search
+//! ends as soon as any thread completes the depth asked for. A helper's
+//! iteration is used only where its root scores mean what the main thread's
+//! would: one line, no noise margin. With one thread no helper exists and the
+//! search is deterministic.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use crate::core::Status;
 use crate::search::Searcher;
-use crate::search::alphabeta::{Shared, Worker};
+use crate::search::alphabeta::{Completed, Iteration, Shared, Worker};
 use crate::search::eval::{DRAW, Evaluate, INFINITY, WIN};
 use crate::search::info::{SearchInfo, SearchResult};
 use crate::search::levels::{LevelConfig, choose_root_move};
@@ -29,6 +34,14 @@ pub(crate) fn search<G: Evaluate>(
     tt.new_search();
     let abort = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
+    let completed_depth = AtomicU32::new(0);
+    let threads = config
+        .threads
+        .clamp(1, MAX_THREADS)
+        .min(crate::search::levels::hardware_threads());
+    // Helpers' results count only where their root scores mean what the main
+    // thread's would: one line, no noise margin.
+    let helpers_count = threads > 1 && multipv <= 1 && config.noise_margin == 0;
     let shared = Shared {
         tt,
         stop,
@@ -36,25 +49,43 @@ pub(crate) fn search<G: Evaluate>(
         nodes: &nodes,
         node_limit: limits.nodes,
         time: TimeManager::new(limits, config.move_time),
+        completed: &completed_depth,
+        leapfrog: helpers_count,
     };
     let max_depth = limits
         .depth
         .unwrap_or(config.max_depth)
         .clamp(1, MAX_DEPTH as u32);
-    let threads = config
-        .threads
-        .clamp(1, MAX_THREADS)
-        .min(crate::search::levels::hardware_threads());
 
+    // The deepest iteration a helper completed, when helpers' results count.
+    let deepest: Mutex<Option<Completed<G::Move>>> = Mutex::new(None);
+    // The depth of the last iteration reported.
+    let mut reported_depth = 0;
     let (completed, fallback, seldepth) = std::thread::scope(|scope| {
         for id in 1..threads {
             let params = *params;
             let eval = config.eval;
+            let (deepest, abort) = (&deepest, &abort);
             // If the OS refuses a thread, search with the ones we have.
             let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut helper = Worker::new(shared, params, eval, root, false);
                 // Odd helpers run one ply ahead of the main thread.
-                helper.iterative_deepening(max_depth, 0, 1 + (id as u32 % 2), &mut |_, _| {});
+                let start = 1 + (id as u32 % 2);
+                helper.iterative_deepening(max_depth, 0, start, &mut |_, it| {
+                    let Iteration::Completed(done) = it else {
+                        return;
+                    };
+                    if !helpers_count {
+                        return;
+                    }
+                    let mut slot = deepest.lock().unwrap_or_else(|e| e.into_inner());
+                    if slot.as_ref().is_none_or(|c| done.depth > c.depth) {
+                        *slot = Some(done.clone());
+                    }
+                    if done.depth >= max_depth {
+                        abort.store(true, Ordering::Relaxed);
+                    }
+                });
             });
             if spawned.is_err() {
                 break;
@@ -66,22 +97,23 @@ pub(crate) fn search<G: Evaluate>(
         let mut main = Worker::new(shared, *params, config.eval, root, true);
         main.set_multipv(multipv);
         let completed =
-            main.iterative_deepening(max_depth, config.noise_margin, 1, &mut |w, done| {
-                let time = shared.time.elapsed();
-                let total = nodes.load(Ordering::Relaxed);
-                let nps = (total as u128 * 1_000_000 / time.as_micros().max(1)) as u64;
-                report(&SearchInfo {
-                    depth: done.depth,
-                    seldepth: w.seldepth as u32,
-                    score: done.score,
-                    nodes: total,
-                    nps,
-                    time,
-                    pv: done.pv.clone(),
-                    root_moves: done.root_moves.clone(),
-                    lines: done.lines.clone(),
-                    hashfull: tt.hashfull(),
-                });
+            main.iterative_deepening(max_depth, config.noise_margin, 1, &mut |w, it| {
+                let seldepth = w.seldepth as u32;
+                match it {
+                    Iteration::Completed(done) => {
+                        reported_depth = done.depth;
+                        report(&info(done, seldepth, &shared));
+                    }
+                    // A helper completed the depth the main thread was on:
+                    // its iteration is the search's news.
+                    Iteration::Superseded => {
+                        let slot = deepest.lock().unwrap_or_else(|e| e.into_inner());
+                        if let Some(h) = slot.as_ref().filter(|h| h.depth > reported_depth) {
+                            reported_depth = h.depth;
+                            report(&info(h, seldepth, &shared));
+                        }
+                    }
+                }
             });
         abort.store(true, Ordering::Relaxed);
         let fallback = (main.root_move_list(), main.static_eval());
@@ -89,6 +121,17 @@ pub(crate) fn search<G: Evaluate>(
     });
 
     let time = shared.time.elapsed();
+    let helper = deepest.into_inner().unwrap_or_else(|e| e.into_inner());
+    // The deepest iteration of any thread; one not reported yet is reported
+    // now, so that the last `info` line is the result's.
+    let completed = match (completed, helper) {
+        (Some(m), Some(h)) if h.depth > m.depth => Some(h),
+        (None, Some(h)) => Some(h),
+        (m, _) => m,
+    };
+    if let Some(done) = completed.as_ref().filter(|c| c.depth > reported_depth) {
+        report(&info(done, seldepth, &shared));
+    }
     let nodes = nodes.load(Ordering::Relaxed);
     let Some(done) = completed else {
         // Stopped before depth 1 finished (or no legal move): the first move in
@@ -135,6 +178,24 @@ pub(crate) fn search<G: Evaluate>(
         pv,
         resign: config.should_resign(done.score),
         root_moves: done.root_moves,
+    }
+}
+
+/// The progress line of a completed iteration.
+fn info<M: Clone>(done: &Completed<M>, seldepth: u32, shared: &Shared) -> SearchInfo<M> {
+    let time = shared.time.elapsed();
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    SearchInfo {
+        depth: done.depth,
+        seldepth,
+        score: done.score,
+        nodes,
+        nps: (nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64,
+        time,
+        pv: done.pv.clone(),
+        root_moves: done.root_moves.clone(),
+        lines: done.lines.clone(),
+        hashfull: shared.tt.hashfull(),
     }
 }
 
