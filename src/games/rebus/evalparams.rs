@@ -91,8 +91,12 @@ pub struct RebusWeights {
 
 impl RebusWeights {
     pub const DEFAULT: RebusWeights = RebusWeights {
+        // Fitted to 838 games by tools/tune with the Star weights fixed
+        // (docs/tuning.md, REBUS round 1); 64.4% in 80 games against the
+        // hand-set weights `[100, 10, 60, 110, 150, 180, 200, 20, -15, -15, 10,
+        // 3, 20, -8, 10, 20]` (docs/strength.md, round 4).
         w: [
-            100, 10, 60, 110, 150, 180, 200, 20, -15, -15, 10, 3, 20, -8, 10, 20,
+            100, 5, 60, 110, 150, 180, 200, 4, -5, -18, 22, 4, 25, -20, 2, 73,
         ],
     };
 
