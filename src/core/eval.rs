@@ -164,6 +164,17 @@ pub trait LinearEval: Game {
     fn features(&self) -> Vec<i32>;
 }
 
+/// `Σ w[i] · f[i] / divisor[i]`, each term divided on its own (truncating),
+/// as a [`LinearEval`] scores its features.
+#[inline]
+pub fn weighted_sum<const N: usize>(w: &[i32; N], f: &[i32; N], divisor: &[i32; N]) -> i32 {
+    let mut s = 0;
+    for i in 0..N {
+        s += w[i] * f[i] / divisor[i];
+    }
+    s
+}
+
 /// True if `score` is a forced win or loss rather than an evaluation.
 #[inline]
 pub const fn is_decisive(score: i32) -> bool {

@@ -103,17 +103,7 @@ impl RebusWeights {
     /// The score of a feature vector, centi-squares.
     #[inline]
     pub fn score(&self, f: &[i32; FEATURES]) -> i32 {
-        let mut s = 0;
-        for i in 0..FEATURES {
-            s += self.w[i] * f[i] / DIVISOR[i];
-        }
-        s
-    }
-}
-
-impl Default for RebusWeights {
-    fn default() -> Self {
-        RebusWeights::DEFAULT
+        crate::core::eval::weighted_sum(&self.w, f, &DIVISOR)
     }
 }
 

@@ -89,17 +89,7 @@ impl RekushuWeights {
     /// The score of a feature vector, centi-tiles.
     #[inline]
     pub fn score(&self, f: &[i32; FEATURES]) -> i32 {
-        let mut s = 0;
-        for i in 0..FEATURES {
-            s += self.w[i] * f[i] / DIVISOR[i];
-        }
-        s
-    }
-}
-
-impl Default for RekushuWeights {
-    fn default() -> Self {
-        RekushuWeights::DEFAULT
+        crate::core::eval::weighted_sum(&self.w, f, &DIVISOR)
     }
 }
 

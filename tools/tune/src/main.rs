@@ -3,12 +3,12 @@
 //!
 //! Every position of every game (after the opening plies) becomes a sample: the
 //! evaluation's features for the side to move (`LinearEval::features`, one
-//! trait for both games) and the
-//! game's result from that side's view (1, ½ or 0). The evaluation is linear in
-//! its weights, `score = Σ w·f / divisor`, and the model is
-//! `P(win) = 1 / (1 + 10^(−score / scale))`. The tuner first fits `scale` with
-//! the current weights, then the weights with `scale` fixed (the tile weight
-//! stays at its value, which fixes the units), by gradient descent (Adam) on the
+//! trait for both games) and the game's result from that side's view (1, ½ or
+//! 0). The evaluation is linear in its weights, `score = Σ w·f / divisor`, and
+//! the model is `P(win) = 1 / (1 + 10^(−score / scale))`. The tuner first fits
+//! `scale` with the current weights, then the weights with `scale` fixed (the
+//! first weight, a tile or a square of lead, stays at its value, which fixes
+//! the units), by gradient descent (Adam) on the
 //! mean squared error. One game in ten is held out, and its error is reported
 //! before and after, so an overfit shows.
 //!
@@ -56,7 +56,7 @@ struct Cli {
     /// Gradient steps.
     #[arg(long, default_value_t = 3000)]
     steps: usize,
-    /// Adam's step size, in centi-tiles per unit of feature.
+    /// Adam's step size, in centi-units (tiles or squares) per unit of feature.
     #[arg(long, default_value_t = 0.5)]
     rate: f64,
     /// Weights to start from (comma-separated, in the order of the names);
@@ -64,7 +64,7 @@ struct Cli {
     #[arg(long)]
     from: Option<String>,
     /// Features to keep fixed at their starting weight (names, comma-separated).
-    /// The tile weight is always fixed.
+    /// The first weight (a tile or a square of lead) is always fixed.
     #[arg(long)]
     fix: Option<String>,
 }
