@@ -508,8 +508,8 @@ fn self_play_vs_material() {
 
 /// The feature `name` of `b` (for the side to move).
 fn feature(b: &Board, name: &str) -> i32 {
-    use tessera::games::rekushu::evalparams::feature_index;
-    let i = feature_index(name).unwrap_or_else(|| panic!("no feature {name}"));
+    use tessera::core::eval::LinearEval;
+    let i = Board::feature_index(name).unwrap_or_else(|| panic!("no feature {name}"));
     b.eval_features()[i]
 }
 

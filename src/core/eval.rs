@@ -162,6 +162,11 @@ pub trait LinearEval: Game {
     const WEIGHTS: &'static [i32];
     /// The position's features, side to move's view.
     fn features(&self) -> Vec<i32>;
+
+    /// The index of the feature called `name` in [`LinearEval::NAMES`].
+    fn feature_index(name: &str) -> Option<usize> {
+        Self::NAMES.iter().position(|n| *n == name)
+    }
 }
 
 /// `Σ w[i] · f[i] / divisor[i]`, each term divided on its own (truncating),

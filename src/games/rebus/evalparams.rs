@@ -47,11 +47,6 @@ pub const CHAIN_OTHER: usize = 13;
 pub const RESTORABLE: usize = 14;
 pub const TEMPO: usize = 15;
 
-/// The index of the feature called `name` in [`NAMES`].
-pub fn feature_index(name: &str) -> Option<usize> {
-    NAMES.iter().position(|n| *n == name)
-}
-
 /// What each feature is divided by after weighting (all 1: every REBUS feature
 /// is a count).
 pub const DIVISOR: [i32; FEATURES] = [1; FEATURES];
@@ -149,6 +144,8 @@ impl RebusHints {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::eval::LinearEval;
+    use crate::games::rebus::Position;
 
     #[test]
     fn indices_match_the_names() {
@@ -168,7 +165,7 @@ mod tests {
             (TEMPO, "tempo"),
         ];
         for (i, name) in named {
-            assert_eq!(feature_index(name), Some(i), "{name}");
+            assert_eq!(Position::feature_index(name), Some(i), "{name}");
         }
     }
 }

@@ -30,11 +30,6 @@ pub const NAMES: [&str; FEATURES] = [
     "double_moves",
 ];
 
-/// The index of the feature called `name` in [`NAMES`].
-pub fn feature_index(name: &str) -> Option<usize> {
-    NAMES.iter().position(|n| *n == name)
-}
-
 /// What each feature is divided by after weighting (a feature that carries a
 /// phase factor in 1/256ths is divided by 256).
 pub const DIVISOR: [i32; FEATURES] = [1, 256, 1, 1, 1, 1, 1, 256, 1, 1, 1, 1, 1, 1];

@@ -77,6 +77,7 @@ struct Sample {
 /// The fitted game's features: names, divisors, the engine's weights.
 struct Model {
     names: &'static [&'static str],
+    index: fn(&str) -> Option<usize>,
     divisor: Vec<f64>,
     weights: Vec<f64>,
 }
@@ -85,6 +86,7 @@ impl Model {
     fn of<G: LinearEval>() -> Model {
         Model {
             names: G::NAMES,
+            index: G::feature_index,
             divisor: G::DIVISOR.iter().map(|&d| f64::from(d)).collect(),
             weights: G::WEIGHTS.iter().map(|&w| f64::from(w)).collect(),
         }
@@ -92,10 +94,6 @@ impl Model {
 
     fn len(&self) -> usize {
         self.names.len()
-    }
-
-    fn index(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| *n == name)
     }
 
     fn score(&self, w: &[f64], f: &[f64]) -> f64 {
@@ -294,7 +292,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     fixed[0] = true;
     if let Some(list) = &cli.fix {
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let i = model.index(name).ok_or_else(|| {
+            let i = (model.index)(name).ok_or_else(|| {
                 format!(
                     "--fix: no feature named '{name}' (names: {})",
                     model.names.join(", ")
