@@ -6,7 +6,8 @@
 //! to move, each player's last placement and its mirror-type set, tile counts,
 //! and a history of per-ply records that makes `unmake_move` exact.
 //!
-//! Invariants: `occ == stones[0] | stones[1]`, `occ_cols` is its transpose,
+//! Invariants: `occ == stones[0] | stones[1]`, `occ_cols` is its transpose and
+//! `stone_cols[s]` the transpose of `stones[s]`,
 //! `claimed == tiles[0] | tiles[1]`, `dead` is a function of `claimed`, `hash ==
 //! compute_hash()`, `ply() == history.len()`. `make_move` does not allocate while
 //! the history stays within the capacity reserved by `new` (a bound on game length).
@@ -32,6 +33,9 @@ pub struct Board {
     pub(crate) stones: [Grid; 2],
     pub(crate) occ: Grid,
     pub(crate) occ_cols: Grid,
+    /// Each colour's stones transposed (bit `y` of `rows[x]`), for the
+    /// evaluation's column scans.
+    pub(crate) stone_cols: [Grid; 2],
     pub(crate) tiles: [Grid; 2],
     pub(crate) claimed: Grid,
     pub(crate) dead: Grid,
@@ -63,6 +67,7 @@ impl Board {
             stones: [Grid::default(); 2],
             occ: Grid::default(),
             occ_cols: Grid::default(),
+            stone_cols: [Grid::default(); 2],
             tiles: [Grid::default(); 2],
             claimed: Grid::default(),
             dead: Grid::default(),
@@ -160,6 +165,7 @@ impl Board {
         self.stones[s].set(x, y);
         self.occ.set(x, y);
         self.occ_cols.set(y, x);
+        self.stone_cols[s].set(y, x);
         self.hash ^= KEYS.stone[s][index(x, y)];
     }
 
@@ -168,6 +174,7 @@ impl Board {
         self.stones[s].clear(x, y);
         self.occ.clear(x, y);
         self.occ_cols.clear(y, x);
+        self.stone_cols[s].clear(y, x);
         self.hash ^= KEYS.stone[s][index(x, y)];
     }
 
@@ -320,5 +327,53 @@ impl Game for Board {
 
     fn ply(&self) -> usize {
         self.history.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng::SplitMix64;
+
+    /// `occ_cols` and `stone_cols` are the transposes of `occ` and `stones`.
+    fn assert_transposes(b: &Board) {
+        for y in 0..b.n {
+            for x in 0..b.n {
+                assert_eq!(b.occ.get(x, y), b.occ_cols.get(y, x));
+                for s in 0..2 {
+                    assert_eq!(b.stones[s].get(x, y), b.stone_cols[s].get(y, x));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn column_grids_follow_make_and_unmake() {
+        let mut rng = SplitMix64::new(7);
+        let mut moves = Vec::new();
+        for size in [5, 8, 13] {
+            let mut b = Board::new(size).expect("a legal size");
+            let mut played = Vec::new();
+            while b.status() == Status::Ongoing && played.len() < 300 {
+                moves.clear();
+                b.generate_moves(&mut moves);
+                // Claims first when there are any, so stones also leave.
+                let claims: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.claim().is_some())
+                    .collect();
+                let pool = if claims.is_empty() { &moves } else { &claims };
+                let mv = pool[rng.below(pool.len() as u64) as usize];
+                b.make_move(mv);
+                played.push(mv);
+                assert_transposes(&b);
+            }
+            while let Some(mv) = played.pop() {
+                b.unmake_move(mv);
+                assert_transposes(&b);
+            }
+            assert_eq!(b, Board::new(size).expect("a legal size"));
+        }
     }
 }

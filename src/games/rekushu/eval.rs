@@ -101,7 +101,8 @@ impl SideScan {
 struct Summary {
     key: u64,
     n: usize,
-    valid: bool,
+    /// Which parts are built for `key` ([`THREATS`], [`BLOCKS`]).
+    parts: u8,
     /// Hint part for blocking the opponent's available claims, per vertex
     /// (index `y * 26 + x`); valid where `blocked` is set.
     block: [i32; Board::MAX_POINTS],
@@ -130,11 +131,19 @@ struct Summary {
 
 const CANON_CAP: usize = 32;
 
+/// The summary's part the evaluation needs: `aligned`, `extend`, `threat`,
+/// `threat_hint`, `double` (the mover's own structures).
+const THREATS: u8 = 1;
+/// The part only move ordering and `is_noisy` need: `block`, `blocked`,
+/// `noisy_block`, `canon` (the opponent's claims to block, the mover's to
+/// cash). A leaf that stands pat never needs it.
+const BLOCKS: u8 = 2;
+
 impl Summary {
     const EMPTY: Summary = Summary {
         key: 0,
         n: 0,
-        valid: false,
+        parts: 0,
         block: [0; Board::MAX_POINTS],
         blocked: Grid { rows: [0; 26] },
         threat_hint: [0; Board::MAX_POINTS],
@@ -150,24 +159,6 @@ impl Summary {
 
 thread_local! {
     static SUMMARY: RefCell<Summary> = const { RefCell::new(Summary::EMPTY) };
-}
-
-/// Whether (x, y) lies on a rectangle's edge next to a corner, or is `missing`:
-/// the few blocking placements quiescence tries (any stone on an edge or inside
-/// blocks; these stand for all of them).
-#[inline]
-fn representative_block(a: Avail, x: usize, y: usize) -> bool {
-    if a.missing == Some((x as u8, y as u8)) {
-        return true;
-    }
-    let (x1, y1, x2, y2) = (
-        a.r.x1 as usize,
-        a.r.y1 as usize,
-        a.r.x2 as usize,
-        a.r.y2 as usize,
-    );
-    ((y == y1 || y == y2) && (x == x1 + 1 || x + 1 == x2))
-        || ((x == x1 || x == x2) && (y == y1 + 1 || y + 1 == y2))
 }
 
 impl Board {
@@ -333,8 +324,9 @@ impl Board {
         let (edges, lengths) = self.edges();
         let centre = self.centre();
         let bank = [me, op].map(|s| self.bank(s));
-        let (threat_moves, double_moves) =
-            self.with_summary(|s| (s.threat.count() as i32, s.double.count() as i32));
+        let (threat_moves, double_moves) = self.with_summary(THREATS, |s| {
+            (s.threat.count() as i32, s.double.count() as i32)
+        });
         // The opponent's mobility ignores its (unknown) next mirror ban, so the
         // mobility term is zero or minus our banned vertices.
         [
@@ -366,12 +358,7 @@ impl Board {
         let mut count = [0; 2];
         let mut length = [0; 2];
         let black = &self.stones[0];
-        let mut black_cols = Grid::default();
-        for y in 0..self.n {
-            for x in bits(black.rows[y]) {
-                black_cols.set(y, x);
-            }
-        }
+        let black_cols = &self.stone_cols[0];
         let lines = (0..self.n)
             .map(|y| (self.occ.rows[y], black.rows[y]))
             .chain((0..self.n).map(|x| (self.occ_cols.rows[x], black_cols.rows[x])));
@@ -434,21 +421,22 @@ impl Board {
         count
     }
 
-    /// Builds the per-position facts used by `move_hint` and `is_noisy`, in
-    /// O(stones + claims' areas) plus a few checks per threat-pivot candidate:
-    /// the searcher asks for hints of every move of every node it expands.
+    /// Builds the blocking part of the per-position facts ([`BLOCKS`]), in
+    /// O(claims + board): each opponent claim adds its area over its closed
+    /// rectangle through a 2-D difference array, summed once over the board.
     #[inline(never)]
-    fn summarise(&self, s: &mut Summary) {
-        s.key = self.hash;
-        s.n = self.n;
-        s.valid = true;
+    fn summarise_blocks(&self, s: &mut Summary) {
         s.canon_len = 0;
         s.noisy_block = Grid::default();
         s.blocked = Grid::default();
-        s.threat = Grid::default();
-        s.double = Grid::default();
         let rows = self.placement_rows();
-        let (block, blocked, noisy_block) = (&mut s.block, &mut s.blocked, &mut s.noisy_block);
+        let n = self.n;
+        // diff[y][x]: +area at the lower-left of each claim's closed
+        // rectangle, with the three corrections beyond it; the prefix sums
+        // then give, per vertex, the claims covering it (count and area).
+        let mut area_diff = [[0i32; MAX + 1]; MAX + 1];
+        let mut count_diff = [[0i32; MAX + 1]; MAX + 1];
+        let noisy_block = &mut s.noisy_block;
         self.scan(self.side.opp(), None, |a| {
             let (x1, y1, x2, y2) = (
                 a.r.x1 as usize,
@@ -456,31 +444,82 @@ impl Board {
                 a.r.x2 as usize,
                 a.r.y2 as usize,
             );
-            let m = span(x1, x2);
-            for (y, &row) in rows.iter().enumerate().take(y2 + 1).skip(y1) {
-                for x in bits(row & m) {
-                    let i = y * MAX + x;
-                    if !blocked.get(x, y) {
-                        blocked.set(x, y);
-                        block[i] = hint::BLOCK;
-                    }
-                    block[i] += hint::BLOCK_PER_TILE * a.area();
-                    if representative_block(a, x, y) {
-                        noisy_block.set(x, y);
-                    }
+            let area = a.area();
+            for (x, y, sign) in [
+                (x1, y1, 1),
+                (x2 + 1, y1, -1),
+                (x1, y2 + 1, -1),
+                (x2 + 1, y2 + 1, 1),
+            ] {
+                area_diff[y][x] += sign * area;
+                count_diff[y][x] += sign;
+            }
+            // The representative blocks: the missing corner, and the edge
+            // vertices next to each corner (those that are legal placements).
+            let mut mark = |x: usize, y: usize| {
+                if rows[y] >> x & 1 != 0 {
+                    noisy_block.set(x, y);
                 }
+            };
+            if let Some((mx, my)) = a.missing {
+                mark(mx as usize, my as usize);
+            }
+            for y in [y1, y2] {
+                mark(x1 + 1, y);
+                mark(x2 - 1, y);
+            }
+            for x in [x1, x2] {
+                mark(x, y1 + 1);
+                mark(x, y2 - 1);
             }
         });
+        // Running sums: `col_*[x]` holds the column prefix of rows below.
+        let mut col_area = [0i32; MAX + 1];
+        let mut col_count = [0i32; MAX + 1];
+        for (y, &row) in rows.iter().enumerate().take(n) {
+            let (mut area, mut count) = (0, 0);
+            for x in 0..n {
+                col_area[x] += area_diff[y][x];
+                col_count[x] += count_diff[y][x];
+                area += col_area[x];
+                count += col_count[x];
+                if count > 0 && row >> x & 1 != 0 {
+                    s.blocked.set(x, y);
+                    s.block[y * MAX + x] = hint::BLOCK + hint::BLOCK_PER_TILE * area;
+                }
+            }
+        }
+        let (canon, canon_len) = (&mut s.canon, &mut s.canon_len);
+        self.for_each_claimable(self.side, |r| {
+            let first = (0..self.n).find_map(|y| {
+                let mut line = rows[y];
+                if (r.y1 as usize..=r.y2 as usize).contains(&y) {
+                    line &= !span(r.x1 as usize, r.x2 as usize);
+                }
+                (line != 0).then(|| (line.trailing_zeros() as u8, y as u8))
+            });
+            if let Some(v) = first
+                && *canon_len < CANON_CAP
+            {
+                canon[*canon_len] = (r, v);
+                *canon_len += 1;
+            }
+        });
+    }
+
+    /// Builds the mover's-structures part of the per-position facts
+    /// ([`THREATS`]), in O(stones) plus a few checks per threat-pivot
+    /// candidate.
+    #[inline(never)]
+    fn summarise_threats(&self, s: &mut Summary) {
+        s.threat = Grid::default();
+        s.double = Grid::default();
+        let rows = self.placement_rows();
         // Stretches of empty vertices whose nearest stone along a line is the
         // mover's: `along_rows` by rows; `along_cols` in transposed layout.
         let n = self.n;
         let own = &self.stones[self.side.index()];
-        let mut own_t = Grid::default();
-        for y in 0..n {
-            for x in bits(own.rows[y]) {
-                own_t.set(y, x);
-            }
-        }
+        let own_t = &self.stone_cols[self.side.index()];
         // For each line: the stretches beside each own stone, and (for
         // `extend`) those beside own stones with an own perpendicular neighbour.
         let stretches = |occ: &Grid, line: usize, p: usize| {
@@ -501,7 +540,7 @@ impl Board {
                 let st = stretches(&self.occ, y, x);
                 along_rows.rows[y] |= st;
                 // Own column neighbour: the row stretch makes a third corner.
-                if has_own_neighbour(&self.occ_cols, &own_t, x, y) {
+                if has_own_neighbour(&self.occ_cols, own_t, x, y) {
                     extend.rows[y] |= st;
                 }
             }
@@ -536,37 +575,35 @@ impl Board {
                 }
             }
         }
-        let (canon, canon_len) = (&mut s.canon, &mut s.canon_len);
-        self.for_each_claimable(self.side, |r| {
-            let first = (0..self.n).find_map(|y| {
-                let mut line = rows[y];
-                if (r.y1 as usize..=r.y2 as usize).contains(&y) {
-                    line &= !span(r.x1 as usize, r.x2 as usize);
-                }
-                (line != 0).then(|| (line.trailing_zeros() as u8, y as u8))
-            });
-            if let Some(v) = first
-                && *canon_len < CANON_CAP
-            {
-                canon[*canon_len] = (r, v);
-                *canon_len += 1;
-            }
-        });
     }
 
-    /// Runs `f` on this position's summary (built on first use).
+    /// Runs `f` on this position's summary, with at least the parts `need`
+    /// built (each on first use).
     #[inline]
-    fn with_summary<T>(&self, f: impl FnOnce(&Summary) -> T) -> T {
+    fn with_summary<T>(&self, need: u8, f: impl FnOnce(&Summary) -> T) -> T {
+        let build = |s: &mut Summary| {
+            if s.key != self.hash || s.n != self.n {
+                s.key = self.hash;
+                s.n = self.n;
+                s.parts = 0;
+            }
+            let missing = need & !s.parts;
+            if missing & THREATS != 0 {
+                self.summarise_threats(s);
+            }
+            if missing & BLOCKS != 0 {
+                self.summarise_blocks(s);
+            }
+            s.parts |= missing;
+        };
         SUMMARY.with(|cell| match cell.try_borrow_mut() {
             Ok(mut s) => {
-                if !s.valid || s.key != self.hash || s.n != self.n {
-                    self.summarise(&mut s);
-                }
+                build(&mut s);
                 f(&s)
             }
             Err(_) => {
                 let mut s = Box::new(Summary::EMPTY);
-                self.summarise(&mut s);
+                build(&mut s);
                 f(&s)
             }
         })
@@ -622,7 +659,7 @@ impl Evaluate for Board {
             return 0;
         }
         let i = y * MAX + x;
-        let h = self.with_summary(|s| {
+        let h = self.with_summary(THREATS | BLOCKS, |s| {
             let block = if s.blocked.get(x, y) { s.block[i] } else { 0 };
             match mv.claim() {
                 Some(r) => hint::CLAIM + hint::CLAIM_PER_TILE * r.area() as i32 + block,
@@ -652,7 +689,7 @@ impl Evaluate for Board {
         if x >= self.n || y >= self.n {
             return false;
         }
-        self.with_summary(|s| {
+        self.with_summary(BLOCKS, |s| {
             let blocks = s.noisy_block.get(x, y);
             match mv.claim() {
                 None => blocks,
