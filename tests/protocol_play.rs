@@ -1,7 +1,8 @@
 //! Engine play through the protocol: `genmove` always returns a legal move and
 //! plays it, `reg_genmove` changes nothing, one thread is deterministic, `stop`
-//! interrupts a search, `mike` never yields or resigns where `hard` does, and
-//! the settings commands refuse bad input.
+//! interrupts a search, `mike` never yields or resigns where `hard` does and
+//! moves in time in huge REBUS clusters, and the settings commands refuse bad
+//! input.
 
 use std::sync::atomic::Ordering;
 use tessera::protocol::Engine;
@@ -172,6 +173,30 @@ fn mike_never_resigns_where_hard_does() {
             assert!(legal.split(' ').any(|m| m == mv), "mike gave '{mv}'");
             assert_eq!(status, "ongoing");
         }
+    }
+}
+
+/// `mike` at 0.2 s per move in two huge same-symbol clusters, where it lists
+/// its root exactly: a move comes back and `play` accepts it. (That the
+/// clock and `stop` cut the list is checked in `rebus_eval.rs`; no time is
+/// asserted here.)
+#[test]
+fn mike_moves_in_huge_clusters_at_short_times() {
+    let rank = |t: &str| t.repeat(9);
+    let (w, p, h) = (rank("bW"), rank("rP"), rank("gH"));
+    for position in [
+        // Four ranks of Blue Omega over four of Red Pi: 640,474,330 legal moves.
+        format!("gHgFgXgHgFgXgHgFgX/{w}/{w}/{w}/{w}/{p}/{p}/{p}/{p} red - -"),
+        // A 45-square Theta cluster between them.
+        format!("{w}/{w}/{w}/{h}/{h}/{h}/{h}/{h}/{p} red - -"),
+    ] {
+        let mut e = Engine::new();
+        ok(&mut e, "game rebus");
+        ok(&mut e, &format!("setup {position}"));
+        ok(&mut e, "level mike");
+        ok(&mut e, "move_time 0.2");
+        let mv = ok(&mut e, "reg_genmove red");
+        ok(&mut e, &format!("play red {mv}"));
     }
 }
 
