@@ -93,12 +93,12 @@ fn chain_to_51_is_found_by_hard_and_mike() {
 }
 
 /// Red's only free tiles are the Omega block a1–b2; Blue's Star on a3 reaches
-/// it and would chain through all four. Everything Red could capture is
-/// protected and the rest of Red is locked, so Red may pass or lock a1L2
-/// (uniform: two covered edges do not break it). Locking ends the game (no one
-/// can capture) with Red ahead 44–37; passing lets Blue take the block and lead
-/// 41–40 with no captures left.
-fn lock_or_lose() -> Position {
+/// it and would chain through all four. With `protected` a3,b3,c1,c2,c3,
+/// everything Red could capture is protected and the rest of Red is locked, so
+/// Red may pass or lock a1L2 (uniform: two covered edges do not break it).
+/// Locking ends the game (no one can capture) with Red ahead 44–37; passing
+/// lets Blue take the block and lead 41–40 with no captures left.
+fn lock_or_lose(protected: &str) -> Position {
     position(
         [
             "bO bO bO bO bO bO bO rQ rQ",
@@ -111,27 +111,35 @@ fn lock_or_lose() -> Position {
             "rW rW bO rQ rQ rQ rQ rQ rQ",
             "rW rW bO rQ rQ rQ rQ rQ rQ",
         ],
-        "red d1L3,d4L3,g1L3,g4L3,h8L2 a3,b3,c1,c2,c3",
+        &format!("red d1L3,d4L3,g1L3,g4L3,h8L2 {protected}"),
     )
 }
 
+/// Every level locks when locking wins (issue #12: `mike` "locking when
+/// locking wins"), whether the other choice is a pass or captures: with c1
+/// unprotected Red may capture it instead (b1xc1, bare or with one of four
+/// nominations, so pass is illegal), and the lock still wins at once.
 #[test]
 fn lock_that_must_be_made_is_made() {
-    let pos = lock_or_lose();
-    assert_eq!(pos.status(), Status::Ongoing);
-    let moves = legal(&pos);
-    assert_eq!(moves.len(), 2, "{moves:?}");
-    for level in Level::ALL {
-        let r = search(&pos, &Limits::depth(3), &one_thread(level));
-        let best = r.best_move.expect("a move");
-        assert_eq!(
-            best.kind(),
-            MoveKind::Lock { origin: 0, size: 2 },
-            "{level}"
-        );
-        assert!(r.score >= WIN_BOUND, "{level}: {}", r.score);
+    for (protected, moves) in [("a3,b3,c1,c2,c3", 2), ("a3,b3,c2,c3", 6)] {
+        let pos = lock_or_lose(protected);
+        assert_eq!(pos.status(), Status::Ongoing);
+        let legal = legal(&pos);
+        assert_eq!(legal.len(), moves, "{legal:?}");
+        assert_eq!(legal.contains(&Move::PASS), moves == 2);
+        for level in Level::ALL {
+            let r = search(&pos, &Limits::depth(3), &one_thread(level));
+            let best = r.best_move.expect("a move");
+            assert_eq!(
+                best.kind(),
+                MoveKind::Lock { origin: 0, size: 2 },
+                "{level}, {protected} protected"
+            );
+            assert!(r.score >= WIN_BOUND, "{level}: {}", r.score);
+        }
     }
     // Passing instead loses.
+    let pos = lock_or_lose("a3,b3,c1,c2,c3");
     let mut after = pos.clone();
     after.make_move(Move::PASS);
     let r = search(&after, &Limits::depth(2), &one_thread(Level::Hard));
