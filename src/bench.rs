@@ -178,3 +178,31 @@ pub fn depth_times_on<G: crate::search::Evaluate>(
     });
     DepthTimes { times }
 }
+
+/// The time per move of the equal-time report (`tessera bench --mike`).
+pub const EQUAL_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// What one search of fixed time reached: the depth completed and the nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthInTime {
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Searches `pos` at `level` for `time` as it plays (the level's threads,
+/// switches and table size; a fresh table) and returns the depth it completed.
+pub fn depth_in_time<G: crate::search::Evaluate>(
+    pos: &G,
+    level: Level,
+    time: std::time::Duration,
+) -> DepthInTime {
+    use crate::search::{Limits, Searcher};
+    let config = level.config();
+    let mut searcher = Searcher::<G>::for_level(&config);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let r = searcher.search(pos, &Limits::movetime(time), &config, &stop, &mut |_| {});
+    DepthInTime {
+        depth: r.depth,
+        nodes: r.nodes,
+    }
+}

@@ -1,18 +1,20 @@
 //! The subcommands of the `tessera` binary (`perft`, `solve`, `bench`,
-//! `bench --times`) as library functions that write their report to a writer;
-//! `main.rs` parses the flags, calls them with stdout, and turns a
-//! [`CliError`] into a message on stderr and an exit status.
+//! `bench --times`, `--mike`, `--smp`) as library functions that write their
+//! report to a writer; `main.rs` parses the flags, calls them with stdout, and
+//! turns a [`CliError`] into a message on stderr and an exit status.
 
 use std::io::Write;
 use std::time::Instant;
 
 use crate::bench::{
-    DepthTimes, depth_times, depth_times_on, rebus_timing_sample, rekushu_timing_sample,
+    DepthTimes, EQUAL_TIME, depth_in_time, depth_times, depth_times_on, rebus_timing_sample,
+    rekushu_timing_sample,
 };
 use crate::core::{Game, GameId, GameText, Notation, Side};
 use crate::engine::Engine;
 use crate::games::rekushu::Board;
 use crate::games::rekushu::solve::{MAX_SOLVE_SIZE, Solver};
+use crate::search::levels::hardware_threads;
 use crate::search::{Evaluate, Level};
 
 /// Why a subcommand failed: the message for stderr and the exit status.
@@ -273,8 +275,9 @@ fn summary(out: &mut dyn Write, label: &str, mut v: Vec<f64>) -> Result<(), CliE
 }
 
 /// `tessera bench --times`: per position and level, the milliseconds to
-/// complete each depth; then the median and maximum per level, and the Lazy
-/// SMP speed-up. Each line is written as soon as it is measured.
+/// complete each depth; then the median and maximum per level, the depth
+/// `hard` and `mike` complete at equal time, and the Lazy SMP speed-up. Each
+/// line is written as soon as it is measured.
 pub fn bench_times(out: &mut dyn Write) -> Result<(), CliError> {
     let rebus = rebus_timing_sample();
     say!(
@@ -315,7 +318,56 @@ pub fn bench_times(out: &mut dyn Write) -> Result<(), CliError> {
         fives.extend(depth_row(out, label, pos, 5)?);
     }
     summary(out, "Rekushu 20x20 hard depth 5", fives)?;
+    bench_mike(out)?;
     bench_smp(out)
+}
+
+/// `tessera bench --mike` (and a section of `--times`): the depth `hard` and
+/// `mike` complete in the same time per move ([`EQUAL_TIME`]) on each position
+/// of the REBUS timing sample, each as it plays (its threads, switches and
+/// table size), and the medians.
+pub fn bench_mike(out: &mut dyn Write) -> Result<(), CliError> {
+    let threads = |level: Level| level.config().threads.min(hardware_threads());
+    say!(
+        out,
+        "REBUS: depth completed in {:.1} s per move, hard on {} thread(s), mike on {} (Lazy SMP), each level's table",
+        EQUAL_TIME.as_secs_f64(),
+        threads(Level::Hard),
+        threads(Level::Mike)
+    );
+    let (mut hard, mut mike) = (Vec::new(), Vec::new());
+    let mut compared = [0usize; 3];
+    for (label, pos) in &rebus_timing_sample() {
+        let h = depth_in_time(pos, Level::Hard, EQUAL_TIME);
+        let m = depth_in_time(pos, Level::Mike, EQUAL_TIME);
+        say!(
+            out,
+            "  {label:<12} hard depth {:>2} {:>10} nodes   mike depth {:>2} {:>10} nodes",
+            h.depth,
+            h.nodes,
+            m.depth,
+            m.nodes
+        );
+        compared[match m.depth.cmp(&h.depth) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 2,
+        }] += 1;
+        hard.push(f64::from(h.depth));
+        mike.push(f64::from(m.depth));
+    }
+    let (hard_median, _) = median_and_max(&mut hard);
+    let (mike_median, _) = median_and_max(&mut mike);
+    say!(
+        out,
+        "REBUS depth in {:.1} s, median of {}: hard {hard_median}, mike {mike_median}; mike deeper on {}, as deep on {}, shallower on {}",
+        EQUAL_TIME.as_secs_f64(),
+        hard.len(),
+        compared[0],
+        compared[1],
+        compared[2]
+    );
+    Ok(())
 }
 
 /// `tessera bench --smp` (and the last section of `--times`): the time to a

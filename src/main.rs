@@ -51,9 +51,15 @@ enum Command {
         /// Instead: the time each level takes to complete depth 1 on the REBUS
         /// sample (standard setup, 20 deals, 20 middle games), the time to
         /// depth 4 at hard, Rekushu 20x20 time to depth 5 (one thread each),
-        /// and the Lazy SMP speed-up from 1 to 2 threads (about 10 minutes)
-        #[arg(long, conflicts_with = "smp")]
+        /// the depth hard and mike complete at equal time (--mike), and the
+        /// Lazy SMP speed-up from 1 to 2 threads (about 12 minutes)
+        #[arg(long, conflicts_with_all = ["smp", "mike"])]
         times: bool,
+        /// Instead: only the depth hard and mike complete in 1 s per move on
+        /// each position of the REBUS sample, each on its own threads, and the
+        /// medians (a section of --times; about 2 minutes)
+        #[arg(long, conflicts_with = "smp")]
+        mike: bool,
         /// Instead: only the Lazy SMP speed-up, the last section of --times
         /// (about 3 minutes)
         #[arg(long)]
@@ -149,6 +155,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => run_protocol(&cli.init),
         Some(Command::Bench { times: true, .. }) => report(cli::bench_times),
+        Some(Command::Bench { mike: true, .. }) => report(cli::bench_mike),
         Some(Command::Bench { smp: true, .. }) => report(cli::bench_smp),
         Some(Command::Bench { .. }) => report(cli::bench),
         Some(Command::Analyze {

@@ -1,6 +1,8 @@
 //! Engine play through the protocol: `genmove` always returns a legal move and
 //! plays it, `reg_genmove` changes nothing, one thread is deterministic, `stop`
-//! interrupts a search, and the settings commands refuse bad input.
+//! interrupts a search, `mike` never yields or resigns where `hard` does and
+//! moves in time in huge REBUS clusters, and the settings commands refuse bad
+//! input.
 
 use std::sync::atomic::Ordering;
 use tessera::protocol::Engine;
@@ -111,6 +113,91 @@ fn stop_interrupts_a_search_with_a_legal_move() {
     assert!(legal.split(' ').any(|m| m == mv), "'{mv}' is not legal");
     // The stop was used up: the flag is clear for the next search.
     assert!(!e.stop_flag().load(Ordering::SeqCst));
+}
+
+/// Blue holds 50 squares and Red only a1: whatever Red captures, Blue makes 51
+/// on its next turn, and Red may yield (Blue controls 41 or more, Red fewer).
+const HOPELESS_FOR_RED: &str = "bWbPbTbObQbGbJbKbW/bWbPbTbObQbGbJbKbW/bWbPbTbObQbGbJbKbW/\
+     bWbPbTbObQbGbJbKbW/bWbPbTbObQbGbJbKbW/bWbPbTbObQgHgFgXgH/gFgXgHgFgXgHgFgXgH/\
+     gHgFgXgHgFgXgHgFgX/rTgXgHgFgXgHgFgXgH red - -";
+
+/// Mike never gives up (issue #12, the seed's "no surrender"): in a lost REBUS
+/// game where yielding is legal, `hard` yields and `mike`, searching to the
+/// same depth (and seeing the same loss), plays a move of `list_moves` (which
+/// never lists `yield`) and the game goes on.
+#[test]
+fn mike_never_yields_where_hard_does() {
+    for level in ["hard", "mike"] {
+        let mut e = Engine::new();
+        ok(&mut e, "game rebus");
+        ok(&mut e, &format!("setup {HOPELESS_FOR_RED}"));
+        ok(&mut e, &format!("level {level}"));
+        ok(&mut e, "limit depth 3");
+        let legal = ok(&mut e, "list_moves");
+        let mv = ok(&mut e, "genmove red");
+        let status = ok(&mut e, "game_status");
+        if level == "hard" {
+            assert_eq!((mv.as_str(), status.as_str()), ("yield", "over B+49 yield"));
+        } else {
+            assert!(
+                legal.split(' ').any(|m| m == mv),
+                "mike gave '{mv}', not a capture, lock or pass of list_moves"
+            );
+            assert_eq!(status, "ongoing");
+        }
+    }
+}
+
+/// The same in Rekushu: after these moves on 5x5 Black is lost (a search to
+/// depth 10 proves it); `hard` resigns, `mike` at the same depth plays on.
+#[test]
+fn mike_never_resigns_where_hard_does() {
+    let moves = "B1 D5 E1 C3 B5 E5 A4 E4 D2 A1 B2 B4 A2 C1 C4 B3 A3 D4:D4-E5";
+    for level in ["hard", "mike"] {
+        let mut e = Engine::new();
+        ok(&mut e, "boardsize 5");
+        for (i, mv) in moves.split(' ').enumerate() {
+            ok(&mut e, &format!("play {} {mv}", ["b", "w"][i % 2]));
+        }
+        ok(&mut e, &format!("level {level}"));
+        ok(&mut e, "limit depth 10");
+        let legal = ok(&mut e, "list_moves");
+        let mv = ok(&mut e, "genmove b");
+        let status = ok(&mut e, "game_status");
+        if level == "hard" {
+            assert_eq!(
+                (mv.as_str(), status.as_str()),
+                ("resign", "over W+R resign")
+            );
+        } else {
+            assert!(legal.split(' ').any(|m| m == mv), "mike gave '{mv}'");
+            assert_eq!(status, "ongoing");
+        }
+    }
+}
+
+/// `mike` at 0.2 s per move in two huge same-symbol clusters, where it lists
+/// its root exactly: a move comes back and `play` accepts it. (That the
+/// clock and `stop` cut the list is checked in `rebus_eval.rs`; no time is
+/// asserted here.)
+#[test]
+fn mike_moves_in_huge_clusters_at_short_times() {
+    let rank = |t: &str| t.repeat(9);
+    let (w, p, h) = (rank("bW"), rank("rP"), rank("gH"));
+    for position in [
+        // Four ranks of Blue Omega over four of Red Pi: 640,474,330 legal moves.
+        format!("gHgFgXgHgFgXgHgFgX/{w}/{w}/{w}/{w}/{p}/{p}/{p}/{p} red - -"),
+        // A 45-square Theta cluster between them.
+        format!("{w}/{w}/{w}/{h}/{h}/{h}/{h}/{h}/{p} red - -"),
+    ] {
+        let mut e = Engine::new();
+        ok(&mut e, "game rebus");
+        ok(&mut e, &format!("setup {position}"));
+        ok(&mut e, "level mike");
+        ok(&mut e, "move_time 0.2");
+        let mv = ok(&mut e, "reg_genmove red");
+        ok(&mut e, &format!("play red {mv}"));
+    }
 }
 
 #[test]

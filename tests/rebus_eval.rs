@@ -1,13 +1,15 @@
 //! REBUS evaluation and search: a chain that reaches 51, a lock that must be
-//! made, legal results over many positions at every level, and the evaluation's
+//! made, `mike`'s root list on the clock and on `stop` in a huge cluster,
+//! legal results over many positions at every level, and the evaluation's
 //! bounds and determinism.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use tessera::bench::random_line;
-use tessera::core::{Game, Status};
+use tessera::core::{Game, Notation, Status};
 use tessera::games::rebus::{Move, MoveKind, Position};
-use tessera::search::eval::{EvalParams, Evaluate, WIN_BOUND};
+use tessera::search::eval::{EvalParams, Evaluate, ListAt, WIN_BOUND};
 use tessera::search::{Level, LevelConfig, Limits, SearchResult, Searcher};
 
 fn one_thread(level: Level) -> LevelConfig {
@@ -91,12 +93,12 @@ fn chain_to_51_is_found_by_hard_and_mike() {
 }
 
 /// Red's only free tiles are the Omega block a1–b2; Blue's Star on a3 reaches
-/// it and would chain through all four. Everything Red could capture is
-/// protected and the rest of Red is locked, so Red may pass or lock a1L2
-/// (uniform: two covered edges do not break it). Locking ends the game (no one
-/// can capture) with Red ahead 44–37; passing lets Blue take the block and lead
-/// 41–40 with no captures left.
-fn lock_or_lose() -> Position {
+/// it and would chain through all four. With `protected` a3,b3,c1,c2,c3,
+/// everything Red could capture is protected and the rest of Red is locked, so
+/// Red may pass or lock a1L2 (uniform: two covered edges do not break it).
+/// Locking ends the game (no one can capture) with Red ahead 44–37; passing
+/// lets Blue take the block and lead 41–40 with no captures left.
+fn lock_or_lose(protected: &str) -> Position {
     position(
         [
             "bO bO bO bO bO bO bO rQ rQ",
@@ -109,31 +111,137 @@ fn lock_or_lose() -> Position {
             "rW rW bO rQ rQ rQ rQ rQ rQ",
             "rW rW bO rQ rQ rQ rQ rQ rQ",
         ],
-        "red d1L3,d4L3,g1L3,g4L3,h8L2 a3,b3,c1,c2,c3",
+        &format!("red d1L3,d4L3,g1L3,g4L3,h8L2 {protected}"),
     )
 }
 
+/// Every level locks when locking wins (issue #12: `mike` "locking when
+/// locking wins"), whether the other choice is a pass or captures: with c1
+/// unprotected Red may capture it instead (b1xc1, bare or with one of four
+/// nominations, so pass is illegal), and the lock still wins at once.
 #[test]
 fn lock_that_must_be_made_is_made() {
-    let pos = lock_or_lose();
-    assert_eq!(pos.status(), Status::Ongoing);
-    let moves = legal(&pos);
-    assert_eq!(moves.len(), 2, "{moves:?}");
-    for level in Level::ALL {
-        let r = search(&pos, &Limits::depth(3), &one_thread(level));
-        let best = r.best_move.expect("a move");
-        assert_eq!(
-            best.kind(),
-            MoveKind::Lock { origin: 0, size: 2 },
-            "{level}"
-        );
-        assert!(r.score >= WIN_BOUND, "{level}: {}", r.score);
+    for (protected, moves) in [("a3,b3,c1,c2,c3", 2), ("a3,b3,c2,c3", 6)] {
+        let pos = lock_or_lose(protected);
+        assert_eq!(pos.status(), Status::Ongoing);
+        let legal = legal(&pos);
+        assert_eq!(legal.len(), moves, "{legal:?}");
+        assert_eq!(legal.contains(&Move::PASS), moves == 2);
+        for level in Level::ALL {
+            let r = search(&pos, &Limits::depth(3), &one_thread(level));
+            let best = r.best_move.expect("a move");
+            assert_eq!(
+                best.kind(),
+                MoveKind::Lock { origin: 0, size: 2 },
+                "{level}, {protected} protected"
+            );
+            assert!(r.score >= WIN_BOUND, "{level}: {}", r.score);
+        }
     }
     // Passing instead loses.
+    let pos = lock_or_lose("a3,b3,c1,c2,c3");
     let mut after = pos.clone();
     after.make_move(Move::PASS);
     let r = search(&after, &Limits::depth(2), &one_thread(Level::Hard));
     assert!(r.score >= WIN_BOUND, "Blue wins after a pass: {}", r.score);
+}
+
+/// Blue's Omegas over a 45-square Theta cluster over Red's rank of Pi: every
+/// chain Red starts on rank 2 may wander the whole cluster. `mike` lists its
+/// root exactly (every chain set, up to the per-start valve): 80,186 moves
+/// here, where `hard` lists 504.
+fn theta_cluster() -> Position {
+    position(
+        [
+            "bW bW bW bW bW bW bW bW bW",
+            "bW bW bW bW bW bW bW bW bW",
+            "bW bW bW bW bW bW bW bW bW",
+            "gH gH gH gH gH gH gH gH gH",
+            "gH gH gH gH gH gH gH gH gH",
+            "gH gH gH gH gH gH gH gH gH",
+            "gH gH gH gH gH gH gH gH gH",
+            "gH gH gH gH gH gH gH gH gH",
+            "rP rP rP rP rP rP rP rP rP",
+        ],
+        "red - -",
+    )
+}
+
+/// Whether `mv` is a legal move of `pos` (the legal list of a huge cluster is
+/// too long to make: `play`'s parser checks the move instead).
+fn is_legal(pos: &Position, mv: Move) -> bool {
+    pos.parse_move(&pos.format_move(mv)).ok() == Some(mv)
+}
+
+/// The untimed search of the cluster at `mike` (depth 1, one thread) and the
+/// length of `mike`'s whole exact root list.
+fn untimed_mike_root_list(pos: &Position) -> (usize, usize) {
+    let mut exact = Vec::new();
+    pos.generate_search_moves(&mut exact, &Level::Mike.config().eval, ListAt::Root);
+    let untimed = search(pos, &Limits::depth(1), &one_thread(Level::Mike));
+    (untimed.root_moves.len(), exact.len())
+}
+
+/// `mike`'s exact chain planning never stalls a move (issue #12): its root
+/// list is made on the clock. Untimed, the searcher stops listing at about
+/// `MAX_LIST` (65,536) moves, short of the exact list; with 1 ms per move the
+/// clock cuts the list much shorter still, and the search returns a legal
+/// move. (Listing up to `MAX_LIST` takes about 5 ms here, so at 0.2 s per
+/// move `MAX_LIST` ends the list before its share of the time, an eighth, is
+/// spent: the clock is what bounds it at shorter times or on slower machines.
+/// What is checked is which list was cut, never how long anything took.)
+#[test]
+fn mike_root_list_is_cut_by_the_clock() {
+    let pos = theta_cluster();
+    let (untimed, exact) = untimed_mike_root_list(&pos);
+    assert!(untimed < exact, "untimed {untimed} of {exact}");
+    for threads in [1, Level::Mike.config().threads] {
+        let config = LevelConfig {
+            threads,
+            ..Level::Mike.config()
+        };
+        let r = search(&pos, &Limits::movetime(Duration::from_millis(1)), &config);
+        let best = r.best_move.expect("a move");
+        assert!(is_legal(&pos, best), "{best:?}");
+        // With several threads the result may be a helper's iteration, whose
+        // root list only `stop`, the search's end or `MAX_LIST` cut.
+        if threads == 1 {
+            assert!(
+                r.root_moves.len() < untimed,
+                "the clock did not cut the list: {} moves, {untimed} untimed",
+                r.root_moves.len()
+            );
+        }
+    }
+}
+
+/// A `stop` that arrives while `mike` makes its root list ends the list: with
+/// the flag set as the search starts, the list's first question is answered
+/// no, and an infinite search returns at once (no iteration completed) with a
+/// legal move from a list far shorter than the untimed one.
+#[test]
+fn stop_ends_mike_root_list() {
+    let pos = theta_cluster();
+    let (untimed, _) = untimed_mike_root_list(&pos);
+    for config in [one_thread(Level::Mike), Level::Mike.config()] {
+        let stop = AtomicBool::new(true);
+        let r = Searcher::<Position>::new(8).search(
+            &pos,
+            &Limits::infinite(),
+            &config,
+            &stop,
+            &mut |_| {},
+        );
+        assert_eq!(r.depth, 0, "{} threads", config.threads);
+        let best = r.best_move.expect("a move");
+        assert!(is_legal(&pos, best), "{best:?}");
+        assert!(
+            r.root_moves.len() < untimed,
+            "{} threads: stop did not cut the list: {} moves, {untimed} untimed",
+            config.threads,
+            r.root_moves.len()
+        );
+    }
 }
 
 fn sample_positions() -> Vec<Position> {

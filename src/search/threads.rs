@@ -20,6 +20,21 @@ use crate::search::levels::{LevelConfig, choose_root_move};
 use crate::search::params::{MAX_DEPTH, MAX_THREADS};
 use crate::search::timeman::{Limits, TimeManager};
 
+/// How a search of `config` with `multipv` lines runs: on how many threads
+/// (the level's, at most [`MAX_THREADS`] and what the machine runs at once),
+/// and whether the helpers' iterations count. They count only where their
+/// root scores mean what the main thread's would: one line, no noise margin.
+pub(crate) fn plan(config: &LevelConfig, multipv: usize) -> (usize, bool) {
+    let threads = config
+        .threads
+        .clamp(1, MAX_THREADS)
+        .min(crate::search::levels::hardware_threads());
+    (
+        threads,
+        threads > 1 && multipv <= 1 && config.noise_margin == 0,
+    )
+}
+
 /// Runs one search on `config.threads` threads.
 pub(crate) fn search<G: Evaluate>(
     searcher: &Searcher<G>,
@@ -35,13 +50,7 @@ pub(crate) fn search<G: Evaluate>(
     let abort = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let completed_depth = AtomicU32::new(0);
-    let threads = config
-        .threads
-        .clamp(1, MAX_THREADS)
-        .min(crate::search::levels::hardware_threads());
-    // Helpers' results count only where their root scores mean what the main
-    // thread's would: one line, no noise margin.
-    let helpers_count = threads > 1 && multipv <= 1 && config.noise_margin == 0;
+    let (threads, helpers_count) = plan(config, multipv);
     let shared = Shared {
         tt,
         stop,
@@ -205,5 +214,29 @@ struct AbortOnDrop<'a>(&'a AtomicBool);
 impl Drop for AbortOnDrop<'_> {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::levels::{Level, hardware_threads};
+
+    /// What makes `mike` deeper than `hard` at equal time (issue #12; measured
+    /// by `tessera bench --mike`): Lazy SMP on every thread the machine runs
+    /// at once, with the helpers' iterations counting, where `hard` searches
+    /// on one thread. Analysis of several lines keeps the threads, but its
+    /// helpers only fill the table.
+    #[test]
+    fn mike_searches_with_lazy_smp_on_every_core() {
+        let cores = hardware_threads();
+        assert_eq!(plan(&Level::Hard.config(), 1), (1, false));
+        assert_eq!(plan(&Level::Mike.config(), 1), (cores, cores > 1));
+        assert_eq!(plan(&Level::Mike.config(), 3), (cores, false));
+        let one = LevelConfig {
+            threads: 1,
+            ..Level::Mike.config()
+        };
+        assert_eq!(plan(&one, 1), (1, false));
     }
 }
