@@ -219,6 +219,9 @@ impl<G: Game> Line<G> {
 }
 
 /// A replayed record of either game.
+// One per record read, rarely moved: boxing the larger board would only add
+// an indirection.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Replay {
     Rekushu(Line<Board>),

@@ -40,6 +40,9 @@ use settings::DEFAULT_REKUSHU_SIZE;
 use stream::{Emitter, InputProbe, InterruptProbe, ReplySink, StreamState};
 
 /// The game being played.
+// One per engine, rarely moved: boxing the larger board would only add an
+// indirection to every command.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Rekushu(Session<Board>),
