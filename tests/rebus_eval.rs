@@ -322,7 +322,26 @@ fn each_game_gets_its_default_search_shape() {
     let rebus = *Searcher::<Position>::new(1).params();
     assert_eq!(rebus.qsearch_plies, 2);
     assert_eq!(rebus.lmp_depth, 3);
-    assert_eq!(*Searcher::<Board>::new(1).params(), SearchParams::DEFAULT);
+    let rekushu = *Searcher::<Board>::new(1).params();
+    assert_eq!(rekushu.qsearch_plies, SearchParams::DEFAULT.qsearch_plies);
+    assert_eq!(
+        (rekushu.lmp_depth, rekushu.rfp_depth, rekushu.null_min_depth),
+        (2, 3, 3)
+    );
+    assert_eq!(
+        SearchParams {
+            lmp_depth: 0,
+            rfp_depth: 0,
+            rfp_margin: 0,
+            null_min_depth: 0,
+            ..rekushu
+        },
+        SearchParams::DEFAULT
+    );
+    assert_eq!(
+        (rebus.rfp_depth, rebus.null_min_depth, rebus.futility_depth),
+        (0, 0, 0)
+    );
     assert_eq!(SearchParams::DEFAULT.lmp_depth, 0);
     let mut s = Searcher::<Position>::new(1);
     s.set_params(SearchParams::EXACT);

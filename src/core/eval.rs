@@ -64,19 +64,60 @@ pub enum ListAt {
     Tree,
 }
 
+/// The search switches whose right value depends on the game: what a game
+/// asks of the generic searcher's default shape (`SearchParams::for_game`
+/// reads it; each value is backed by a match in `docs/strength.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchShape {
+    /// Most quiescence plies (the searcher takes the smaller of this and its
+    /// own cap). A game where nearly every move is noisy (REBUS: every turn
+    /// is a capture) needs a low cap, or quiescence becomes a full-width
+    /// search of its own.
+    pub quiescence_plies: i32,
+    /// Late-move pruning up to this many plies from the horizon (only the
+    /// first few ordered moves are searched; 0: never).
+    pub late_move_pruning_depth: i32,
+    /// Reverse futility pruning up to this many plies from the horizon, with
+    /// this margin per ply in centi-units (0: never).
+    pub reverse_futility_depth: i32,
+    pub reverse_futility_margin: i32,
+    /// Null-move pruning from this many plies left on (0: never). Only for
+    /// games where a free move is nearly always worth having; the game
+    /// implements [`Evaluate::make_null_move`].
+    pub null_move_depth: i32,
+    /// Futility pruning of quiet moves up to this many plies from the
+    /// horizon, with this margin per ply in centi-units (0: never).
+    pub futility_depth: i32,
+    pub futility_margin: i32,
+}
+
+impl SearchShape {
+    /// The searcher's plain shape: its own quiescence cap, no pruning.
+    pub const PLAIN: SearchShape = SearchShape {
+        quiescence_plies: i32::MAX,
+        late_move_pruning_depth: 0,
+        reverse_futility_depth: 0,
+        reverse_futility_margin: 0,
+        null_move_depth: 0,
+        futility_depth: 0,
+        futility_margin: 0,
+    };
+}
+
 /// The evaluation contract. Only `evaluate` and `move_to_u32` are required.
 pub trait Evaluate: Game {
-    /// The most quiescence plies this game's searches use by default (the
-    /// searcher takes the smaller of this and its own default). A game where
-    /// nearly every move is noisy (REBUS: every turn is a capture) needs a
-    /// low cap, or quiescence becomes a full-width search of its own.
-    const QUIESCENCE_PLIES: i32 = i32::MAX;
+    /// How this game wants the generic search shaped by default (each
+    /// switch measured for the game by matches). Default: the plain shape.
+    const SEARCH_SHAPE: SearchShape = SearchShape::PLAIN;
 
-    /// Up to how many plies from the horizon the searcher may prune late
-    /// moves (only the first few in order are searched; see
-    /// `SearchParams::lmp_depth`). 0, the default: never. A game turns it on
-    /// where matches show it gains.
-    const LATE_MOVE_PRUNING_DEPTH: i32 = 0;
+    /// Passes the turn without a move (search only: the rules may forbid
+    /// passing). Called only when the game's [`SearchShape::null_move_depth`]
+    /// is set, and undone
+    /// by [`Evaluate::unmake_null_move`] before anything else is made.
+    fn make_null_move(&mut self) {}
+
+    /// Undoes [`Evaluate::make_null_move`].
+    fn unmake_null_move(&mut self) {}
 
     /// Static value of an `Ongoing` position for the side to move, in centi-units.
     /// Must lie strictly inside `±WIN_BOUND`.

@@ -76,8 +76,10 @@ impl<G: Evaluate> Searcher<G> {
         &self.params
     }
 
-    /// Replaces every switch, the quiescence depth included (the game's cap,
-    /// [`Evaluate::QUIESCENCE_PLIES`], applies only to the default).
+    /// Replaces every switch, the quiescence depth included (the game's
+    /// shape, [`Evaluate::SEARCH_SHAPE`], applies only to the default). A
+    /// null-move depth is ignored for a game whose shape has none (it does
+    /// not implement the null move).
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
     }

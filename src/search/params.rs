@@ -74,6 +74,27 @@ pub struct SearchParams {
     /// searched, once one of them scored above a forced loss (0: off).
     pub lmp_depth: i32,
     pub lmp_base: usize,
+    /// Quiescence probes the transposition table (a stored bound can end the
+    /// node) and stores what it finds, at depth 0.
+    pub qsearch_tt: bool,
+    /// Reverse futility pruning: at a non-PV node with at most `rfp_depth`
+    /// plies left, a static evaluation at least `rfp_margin · depth` above
+    /// beta is returned without a search (0: off).
+    pub rfp_depth: i32,
+    pub rfp_margin: i32,
+    /// Null-move pruning (only where the game implements
+    /// [`Evaluate::make_null_move`], as its shape says):
+    /// at a non-PV node with at least `null_min_depth` plies left whose
+    /// static evaluation is at or above beta, the side to move passes and a
+    /// search `null_reduction + depth / 4` plies shallower than usual still
+    /// failing high ends the node (0: off).
+    pub null_min_depth: i32,
+    pub null_reduction: i32,
+    /// Futility pruning: at a non-PV node with at most `futility_depth` plies
+    /// left whose static evaluation is at least `futility_margin · depth`
+    /// below alpha, quiet moves after the first are skipped (0: off).
+    pub futility_depth: i32,
+    pub futility_margin: i32,
 }
 
 impl SearchParams {
@@ -87,15 +108,30 @@ impl SearchParams {
         hint_weight: 64,
         lmp_depth: 0,
         lmp_base: 8,
+        qsearch_tt: false,
+        rfp_depth: 0,
+        rfp_margin: 0,
+        null_min_depth: 0,
+        null_reduction: 2,
+        futility_depth: 0,
+        futility_margin: 0,
     };
 
-    /// The defaults for game `G`: [`SearchParams::DEFAULT`] with quiescence
-    /// capped at the game's [`Evaluate::QUIESCENCE_PLIES`] and late-move
-    /// pruning to its [`Evaluate::LATE_MOVE_PRUNING_DEPTH`].
+    /// The defaults for game `G`: [`SearchParams::DEFAULT`] shaped by the
+    /// game's [`Evaluate::SEARCH_SHAPE`] (quiescence capped at its plies, its
+    /// pruning switches).
     pub fn for_game<G: Evaluate>() -> SearchParams {
+        let shape = G::SEARCH_SHAPE;
         SearchParams {
-            qsearch_plies: SearchParams::DEFAULT.qsearch_plies.min(G::QUIESCENCE_PLIES),
-            lmp_depth: G::LATE_MOVE_PRUNING_DEPTH,
+            qsearch_plies: SearchParams::DEFAULT
+                .qsearch_plies
+                .min(shape.quiescence_plies),
+            lmp_depth: shape.late_move_pruning_depth,
+            rfp_depth: shape.reverse_futility_depth,
+            rfp_margin: shape.reverse_futility_margin,
+            null_min_depth: shape.null_move_depth,
+            futility_depth: shape.futility_depth,
+            futility_margin: shape.futility_margin,
             ..SearchParams::DEFAULT
         }
     }

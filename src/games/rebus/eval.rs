@@ -25,7 +25,7 @@
 //! are over locks and full history boxes.
 
 use crate::core::Game;
-use crate::core::eval::{EvalParams, Evaluate, LinearEval, ListAt, WIN_BOUND};
+use crate::core::eval::{EvalParams, Evaluate, LinearEval, ListAt, SearchShape, WIN_BOUND};
 use crate::games::rebus::evalparams::{
     ATTACKABLE, CHAIN_MOVER, CHAIN_OTHER, DIVISOR, FEATURES, GREEN_REACH, LOCK_NEAR_BREAK,
     LOCKED_SQUARE, NAMES, NEAR_51, NEAR_51_FROM, RESTORABLE, RebusHints, RebusWeights, SQUARE,
@@ -169,17 +169,21 @@ fn exact_list(params: &EvalParams, at: ListAt) -> bool {
 }
 
 impl Evaluate for Position {
-    /// Every turn is a capture, and most take two squares or more: a deeper
-    /// quiescence is a full-width search of its own (depth 1 took up to 150 ms
-    /// at `hard` with six plies, under 2 ms with two; `tessera bench
-    /// --times`). Against v0.1.0 (six plies) two plies scored 13-6-1 in 20
-    /// games, one ply 11-8-1.
-    const QUIESCENCE_PLIES: i32 = 2;
-
-    /// With ~1,000 moves a position, nearly all of them captures (so never
-    /// reduced), the few best ordered moves near the horizon are what counts:
-    /// 70% in 40 games against the same engine without it (docs/strength.md).
-    const LATE_MOVE_PRUNING_DEPTH: i32 = 3;
+    /// Quiescence capped at two plies: every turn is a capture, and most
+    /// take two squares or more, so a deeper quiescence is a full-width
+    /// search of its own (depth 1 took up to 150 ms at `hard` with six plies,
+    /// under 2 ms with two; `tessera bench --times`). Against v0.1.0 (six
+    /// plies) two plies scored 13-6-1 in 20 games, one ply 11-8-1.
+    ///
+    /// Late-move pruning to 3 plies from the horizon: with ~1,000 moves a
+    /// position, nearly all of them captures (so never reduced), the few best
+    /// ordered moves near the horizon are what counts: 70% in 40 games
+    /// against the same engine without it (docs/strength.md).
+    const SEARCH_SHAPE: SearchShape = SearchShape {
+        quiescence_plies: 2,
+        late_move_pruning_depth: 3,
+        ..SearchShape::PLAIN
+    };
 
     fn evaluate(&self, params: &EvalParams) -> i32 {
         self.eval_with(params)

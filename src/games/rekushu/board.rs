@@ -248,6 +248,16 @@ impl Board {
     }
 }
 
+impl Board {
+    /// Gives the turn to the opponent without a move: the searcher's null
+    /// move (the rules have no pass). The mirror state stays as it is, as if
+    /// the mover had placed nothing; applied twice it restores the position.
+    pub(crate) fn toggle_side(&mut self) {
+        self.side = self.side.opp();
+        self.hash ^= KEYS.side;
+    }
+}
+
 impl Game for Board {
     type Move = Move;
 
