@@ -33,7 +33,7 @@ use super::board::Board;
 use super::evalparams::{
     CENTRE_CAP, DIVISOR, EDGE_CAP, FEATURES, LATE_EMPTY_PER_LINE, NAMES, RekushuWeights, hint,
 };
-use super::grid::{Grid, MAX, bits, next_above, next_below, span};
+use super::grid::{Grid, MAX, bits, next_above, next_below, span, span_open};
 use super::moves::{Move, Rect};
 
 const W: RekushuWeights = RekushuWeights::DEFAULT;
@@ -113,6 +113,12 @@ struct Summary {
     threat: Grid,
     /// Placements that would pivot two threats or more at once.
     double: Grid,
+    /// Empty vertices whose nearest stone along the row is the mover's, and
+    /// (transposed: bit `y` of `rows[x]`) along the column ([`THREATS`]).
+    along_rows: Grid,
+    along_cols_t: Grid,
+    /// The column stretches of `extend` below, transposed ([`THREATS`]).
+    extend_cols_t: Grid,
     /// Placements whose nearest stone along the row or column is the mover's.
     aligned: Grid,
     /// Placements next to an own stone that already has an own neighbour on
@@ -131,12 +137,13 @@ struct Summary {
 
 const CANON_CAP: usize = 32;
 
-/// The summary's part the evaluation needs: `aligned`, `extend`, `threat`,
-/// `threat_hint`, `double` (the mover's own structures).
+/// The summary's part the evaluation needs: `threat`, `threat_hint`,
+/// `double` (the mover's threat placements) and the stretches they come from.
 const THREATS: u8 = 1;
 /// The part only move ordering and `is_noisy` need: `block`, `blocked`,
 /// `noisy_block`, `canon` (the opponent's claims to block, the mover's to
-/// cash). A leaf that stands pat never needs it.
+/// cash), `aligned` and `extend`. It is built on [`THREATS`] (asking for it
+/// builds both). A leaf that stands pat never needs it.
 const BLOCKS: u8 = 2;
 
 impl Summary {
@@ -149,6 +156,9 @@ impl Summary {
         threat_hint: [0; Board::MAX_POINTS],
         threat: Grid { rows: [0; 26] },
         double: Grid { rows: [0; 26] },
+        along_rows: Grid { rows: [0; 26] },
+        along_cols_t: Grid { rows: [0; 26] },
+        extend_cols_t: Grid { rows: [0; 26] },
         aligned: Grid { rows: [0; 26] },
         extend: Grid { rows: [0; 26] },
         noisy_block: Grid { rows: [0; 26] },
@@ -430,6 +440,7 @@ impl Board {
         s.noisy_block = Grid::default();
         s.blocked = Grid::default();
         let rows = self.placement_rows();
+        self.summarise_alignment(s, &rows);
         let n = self.n;
         // diff[y][x]: +area at the lower-left of each claim's closed
         // rectangle, with the three corrections beyond it; the prefix sums
@@ -509,60 +520,55 @@ impl Board {
 
     /// Builds the mover's-structures part of the per-position facts
     /// ([`THREATS`]), in O(stones) plus a few checks per threat-pivot
-    /// candidate.
+    /// candidate: the evaluation asks for it at every node it scores.
     #[inline(never)]
     fn summarise_threats(&self, s: &mut Summary) {
         s.threat = Grid::default();
         s.double = Grid::default();
+        s.along_rows = Grid::default();
+        s.along_cols_t = Grid::default();
+        s.extend_cols_t = Grid::default();
         let rows = self.placement_rows();
-        // Stretches of empty vertices whose nearest stone along a line is the
-        // mover's: `along_rows` by rows; `along_cols` in transposed layout.
         let n = self.n;
-        let own = &self.stones[self.side.index()];
-        let own_t = &self.stone_cols[self.side.index()];
-        // For each line: the stretches beside each own stone, and (for
-        // `extend`) those beside own stones with an own perpendicular neighbour.
-        let stretches = |occ: &Grid, line: usize, p: usize| {
-            let hi = next_above(occ.rows[line], p).unwrap_or(n);
-            let lo = next_below(occ.rows[line], p).map_or(0, |q| q + 1);
-            let right = if p + 1 < hi { span(p + 1, hi - 1) } else { 0 };
-            let left = if lo < p { span(lo, p - 1) } else { 0 };
-            right | left
+        let me = self.side.index();
+        let (own, own_t) = (&self.stones[me], &self.stone_cols[me]);
+        // The empty stretches on both sides of the stone at `p` of a line.
+        let stretches = |occ: u32, p: usize| {
+            let hi = next_above(occ, p).unwrap_or(n);
+            let lo = next_below(occ, p).map_or(0, |q| q + 1);
+            span_open(p + 1, hi) | span_open(lo, p)
         };
-        let has_own_neighbour = |occ: &Grid, mine: &Grid, line: usize, p: usize| {
-            next_above(occ.rows[line], p).is_some_and(|q| mine.get(q, line))
-                || next_below(occ.rows[line], p).is_some_and(|q| mine.get(q, line))
+        // Whether a nearest stone along the line is an own one.
+        let own_neighbour = |occ: u32, mine: u32, p: usize| {
+            next_above(occ, p).is_some_and(|q| mine >> q & 1 != 0)
+                || next_below(occ, p).is_some_and(|q| mine >> q & 1 != 0)
         };
-        let mut along_rows = Grid::default();
-        let mut extend = Grid::default();
+        let mut extend_rows = Grid::default();
         for y in 0..n {
             for x in bits(own.rows[y]) {
-                let st = stretches(&self.occ, y, x);
-                along_rows.rows[y] |= st;
+                let st = stretches(self.occ.rows[y], x);
+                s.along_rows.rows[y] |= st;
                 // Own column neighbour: the row stretch makes a third corner.
-                if has_own_neighbour(&self.occ_cols, own_t, x, y) {
-                    extend.rows[y] |= st;
+                if own_neighbour(self.occ_cols.rows[x], own_t.rows[x], y) {
+                    extend_rows.rows[y] |= st;
                 }
             }
         }
-        let mut along_cols = Grid::default();
         for x in 0..n {
             for y in bits(own_t.rows[x]) {
-                let st = stretches(&self.occ_cols, x, y);
-                for yy in bits(st) {
-                    along_cols.set(x, yy);
-                }
-                if has_own_neighbour(&self.occ, own, y, x) {
-                    for yy in bits(st) {
-                        extend.set(x, yy);
-                    }
+                let st = stretches(self.occ_cols.rows[x], y);
+                s.along_cols_t.rows[x] |= st;
+                if own_neighbour(self.occ.rows[y], own.rows[y], x) {
+                    s.extend_cols_t.rows[x] |= st;
                 }
             }
         }
         for (y, &row) in rows.iter().enumerate().take(n) {
-            s.aligned.rows[y] = (along_rows.rows[y] | along_cols.rows[y]) & row;
-            s.extend.rows[y] = extend.rows[y] & row;
-            for x in bits(along_rows.rows[y] & along_cols.rows[y] & row) {
+            s.extend.rows[y] = extend_rows.rows[y];
+            for x in bits(s.along_rows.rows[y] & row) {
+                if s.along_cols_t.rows[x] >> y & 1 == 0 {
+                    continue;
+                }
                 let (count, area) = self.pivot_threats(self.side, x, y);
                 if count > 1 {
                     s.double.set(x, y);
@@ -577,6 +583,28 @@ impl Board {
         }
     }
 
+    /// Builds the hint-only grids of [`BLOCKS`] from the stretches of
+    /// [`THREATS`]: `aligned` (a nearest stone along a line is own) and
+    /// `extend` (a stretch beside an own stone with an own perpendicular
+    /// neighbour), both among legal placements.
+    fn summarise_alignment(&self, s: &mut Summary, rows: &[u32; 26]) {
+        let mut along_cols = Grid::default();
+        let mut extend_cols = Grid::default();
+        for x in 0..self.n {
+            for y in bits(s.along_cols_t.rows[x]) {
+                along_cols.set(x, y);
+            }
+            for y in bits(s.extend_cols_t.rows[x]) {
+                extend_cols.set(x, y);
+            }
+        }
+        for (y, &row) in rows.iter().enumerate().take(self.n) {
+            s.aligned.rows[y] = (s.along_rows.rows[y] | along_cols.rows[y]) & row;
+            // `extend` holds the row stretches (from THREATS) until now.
+            s.extend.rows[y] = (s.extend.rows[y] | extend_cols.rows[y]) & row;
+        }
+    }
+
     /// Runs `f` on this position's summary, with at least the parts `need`
     /// built (each on first use).
     #[inline]
@@ -587,6 +615,12 @@ impl Board {
                 s.n = self.n;
                 s.parts = 0;
             }
+            // The blocking part is built on the threat part's stretches.
+            let need = if need & BLOCKS != 0 {
+                need | THREATS
+            } else {
+                need
+            };
             let missing = need & !s.parts;
             if missing & THREATS != 0 {
                 self.summarise_threats(s);
@@ -737,5 +771,53 @@ impl Evaluate for Board {
                 | (r.y2 as u32 & 31) << 26;
         }
         code
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Game;
+    use crate::core::rng::SplitMix64;
+
+    /// The summary's threat placements are every legal placement that would
+    /// pivot a 3-corner threat (the stretch filter loses none), its double
+    /// ones those that would pivot two or more, on positions of random games.
+    #[test]
+    fn threat_placements_are_found_by_the_stretch_filter() {
+        let mut rng = SplitMix64::new(3);
+        let mut moves = Vec::new();
+        let mut threats_seen = 0;
+        for size in [6, 9, 14, 20] {
+            let mut b = Board::new(size).expect("a legal size");
+            for _ in 0..size * size {
+                if b.status() != crate::core::Status::Ongoing {
+                    break;
+                }
+                let rows = b.placement_rows();
+                let (threat, double) = b.with_summary(THREATS, |s| (s.threat, s.double));
+                for (y, &row) in rows.iter().enumerate().take(size) {
+                    for x in 0..size {
+                        let legal = row >> x & 1 != 0;
+                        let (count, _) = if legal {
+                            b.pivot_threats(b.side, x, y)
+                        } else {
+                            (0, 0)
+                        };
+                        assert_eq!(threat.get(x, y), count > 0, "{size}x{size} ({x}, {y})");
+                        assert_eq!(double.get(x, y), count > 1, "{size}x{size} ({x}, {y})");
+                        threats_seen += usize::from(count > 0);
+                    }
+                }
+                moves.clear();
+                b.generate_moves(&mut moves);
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                b.make_move(mv);
+            }
+        }
+        assert!(
+            threats_seen > 100,
+            "too few threats to test: {threats_seen}"
+        );
     }
 }
