@@ -338,10 +338,7 @@ fn each_game_gets_its_default_search_shape() {
         },
         SearchParams::DEFAULT
     );
-    assert_eq!(
-        (rebus.rfp_depth, rebus.null_min_depth, rebus.futility_depth),
-        (0, 0, 0)
-    );
+    assert_eq!((rebus.rfp_depth, rebus.null_min_depth), (0, 0));
     assert_eq!(SearchParams::DEFAULT.lmp_depth, 0);
     let mut s = Searcher::<Position>::new(1);
     s.set_params(SearchParams::EXACT);

@@ -85,10 +85,6 @@ pub struct SearchShape {
     /// games where a free move is nearly always worth having; the game
     /// implements [`Evaluate::make_null_move`].
     pub null_move_depth: i32,
-    /// Futility pruning of quiet moves up to this many plies from the
-    /// horizon, with this margin per ply in centi-units (0: never).
-    pub futility_depth: i32,
-    pub futility_margin: i32,
 }
 
 impl SearchShape {
@@ -99,8 +95,6 @@ impl SearchShape {
         reverse_futility_depth: 0,
         reverse_futility_margin: 0,
         null_move_depth: 0,
-        futility_depth: 0,
-        futility_margin: 0,
     };
 }
 

@@ -23,14 +23,6 @@ use crate::search::params::{
 use crate::search::timeman::TimeManager;
 use crate::search::tt::{Bound, TranspositionTable};
 
-/// What [`Worker::prune_early`] decided for a node.
-enum Early {
-    /// The node's score, without searching its moves.
-    Return(i32),
-    /// Search the moves; the static evaluation, if it was computed.
-    Search(Option<i32>),
-}
-
 /// What all threads of one search share.
 #[derive(Clone, Copy)]
 pub(crate) struct Shared<'a> {
@@ -583,13 +575,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
 
-        // The static evaluation, where a pruning rule of a non-PV node asks.
-        let mut node_eval = None;
-        if !pv_node && !is_decisive(beta) {
-            match self.prune_early(depth, ply, beta) {
-                Early::Return(score) => return score,
-                Early::Search(eval) => node_eval = eval,
-            }
+        if !pv_node
+            && !is_decisive(beta)
+            && let Some(score) = self.prune_early(depth, ply, beta)
+        {
+            return score;
         }
 
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -615,16 +605,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 break;
             }
             let sm = pick(&mut list, i);
-            // Futility: near the horizon, a quiet move cannot lift a static
-            // evaluation this far below alpha.
-            if i > 0
-                && !sm.noisy
-                && depth <= self.params.futility_depth
-                && best > -WIN_BOUND
-                && node_eval.is_some_and(|e| e + self.params.futility_margin * depth <= alpha)
-            {
-                continue;
-            }
             let reduction = if self.params.lmr
                 && depth >= self.params.lmr_min_depth
                 && i >= self.params.lmr_full_moves
@@ -681,21 +661,20 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// The non-PV node's early exits, before its moves are made: reverse
     /// futility (the static evaluation far enough above beta), then the null
     /// move (passing still fails high at a reduced depth). Returns the score
-    /// to return, or that the moves must be searched, with the static
-    /// evaluation when a rule computed it (futility pruning reads it).
-    fn prune_early(&mut self, depth: i32, ply: usize, beta: i32) -> Early {
+    /// to return, or `None` when the moves must be searched.
+    fn prune_early(&mut self, depth: i32, ply: usize, beta: i32) -> Option<i32> {
         let rfp = depth <= self.params.rfp_depth;
         // Only a game whose own shape asks for null moves implements them.
         let null = G::SEARCH_SHAPE.null_move_depth > 0
             && self.params.null_min_depth > 0
             && depth >= self.params.null_min_depth
             && !self.null_at[ply];
-        if !rfp && !null && depth > self.params.futility_depth {
-            return Early::Search(None);
+        if !rfp && !null {
+            return None;
         }
         let eval = self.static_eval();
         if rfp && eval - self.params.rfp_margin * depth >= beta {
-            return Early::Return(eval);
+            return Some(eval);
         }
         if null && eval >= beta {
             let r = self.params.null_reduction + depth / 4;
@@ -705,14 +684,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             self.null_at[ply + 1] = false;
             self.pos.unmake_null_move();
             if self.stopped {
-                return Early::Return(0);
+                return Some(0);
             }
             if score >= beta {
                 // A pass proves no win: never return a mate-range score.
-                return Early::Return(if is_decisive(score) { beta } else { score });
+                return Some(if is_decisive(score) { beta } else { score });
             }
         }
-        Early::Search(Some(eval))
+        None
     }
 
     /// A quiet move caused a cutoff: it becomes a killer and gains history; the
@@ -745,30 +724,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return score;
         }
         self.seldepth = self.seldepth.max(ply);
-        let use_tt = self.params.qsearch_tt;
-        let key = self.pos.hash();
-        let mut tt_move = None;
-        if use_tt && let Some(h) = self.shared.tt.probe(key, ply) {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut {
-                return h.score;
-            }
-            tt_move = h.mv;
-        }
         let stand = self.static_eval();
         if qply >= self.params.qsearch_plies || ply >= MAX_PLY - 1 || stand >= beta {
             return stand;
         }
-        let alpha0 = alpha;
         let mut best = stand;
-        let mut best_move = None;
         alpha = alpha.max(stand);
         let mut list = std::mem::take(&mut self.lists[ply]);
-        self.fill_list(&mut list, ply, tt_move, true);
+        self.fill_list(&mut list, ply, None, true);
         for i in 0..list.len() {
             let sm = pick(&mut list, i);
             self.pos.make_move(sm.mv);
@@ -782,7 +745,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    best_move = Some(sm.mv);
                     if score >= beta {
                         break;
                     }
@@ -790,17 +752,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
         }
         self.lists[ply] = list;
-        if use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let code = best_move.map(|mv| self.pos.move_to_u32(mv));
-            self.shared.tt.store(key, code, best, 0, bound, ply);
-        }
         best
     }
 }

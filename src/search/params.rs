@@ -74,9 +74,6 @@ pub struct SearchParams {
     /// searched, once one of them scored above a forced loss (0: off).
     pub lmp_depth: i32,
     pub lmp_base: usize,
-    /// Quiescence probes the transposition table (a stored bound can end the
-    /// node) and stores what it finds, at depth 0.
-    pub qsearch_tt: bool,
     /// Reverse futility pruning: at a non-PV node with at most `rfp_depth`
     /// plies left, a static evaluation at least `rfp_margin · depth` above
     /// beta is returned without a search (0: off).
@@ -90,11 +87,6 @@ pub struct SearchParams {
     /// failing high ends the node (0: off).
     pub null_min_depth: i32,
     pub null_reduction: i32,
-    /// Futility pruning: at a non-PV node with at most `futility_depth` plies
-    /// left whose static evaluation is at least `futility_margin · depth`
-    /// below alpha, quiet moves after the first are skipped (0: off).
-    pub futility_depth: i32,
-    pub futility_margin: i32,
 }
 
 impl SearchParams {
@@ -108,13 +100,10 @@ impl SearchParams {
         hint_weight: 64,
         lmp_depth: 0,
         lmp_base: 8,
-        qsearch_tt: false,
         rfp_depth: 0,
         rfp_margin: 0,
         null_min_depth: 0,
         null_reduction: 2,
-        futility_depth: 0,
-        futility_margin: 0,
     };
 
     /// The defaults for game `G`: [`SearchParams::DEFAULT`] shaped by the
@@ -130,8 +119,6 @@ impl SearchParams {
             rfp_depth: shape.reverse_futility_depth,
             rfp_margin: shape.reverse_futility_margin,
             null_min_depth: shape.null_move_depth,
-            futility_depth: shape.futility_depth,
-            futility_margin: shape.futility_margin,
             ..SearchParams::DEFAULT
         }
     }
