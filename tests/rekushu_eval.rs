@@ -545,3 +545,24 @@ fn the_score_is_the_weighted_features() {
         assert_eq!(b.evaluate(&EvalParams::default()), expected);
     }
 }
+
+/// `tools/timing/depth.sh` times any build (the v0.1.0 baseline too) on the
+/// Rekushu positions of `tessera bench --times` through the protocol: its move
+/// lines must replay, colours alternating from Black, to exactly those positions.
+#[test]
+fn the_timing_lines_replay_to_the_bench_positions() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/timing/rekushu-20.txt");
+    let text = std::fs::read_to_string(path).expect("tools/timing/rekushu-20.txt");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let sample = tessera::bench::rekushu_timing_sample();
+    assert_eq!(lines.len(), sample.len());
+    for (line, (label, expected)) in lines.iter().zip(&sample) {
+        let (plies, moves) = line.split_once('\t').expect("plies, a tab, the moves");
+        assert_eq!(label, &format!("20x20 +{plies}"));
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        assert_eq!(moves.len().to_string(), plies);
+        let replayed = position(20, &moves);
+        assert_eq!(&replayed, expected, "{label}");
+        assert_eq!(replayed.hash(), expected.hash(), "{label}");
+    }
+}
