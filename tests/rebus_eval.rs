@@ -312,9 +312,10 @@ fn one_thread_search_is_deterministic() {
     assert_eq!(a.score, b.score);
 }
 
-/// REBUS shapes its own default search (quiescence two plies, late-move
-/// pruning near the horizon); Rekushu keeps the searcher's defaults; a
-/// caller's `set_params` replaces both.
+/// Each game shapes its own default search: REBUS quiescence two plies,
+/// late-move pruning, reverse futility and the null move to or from three
+/// plies; Rekushu the searcher's quiescence with its own pruning; a caller's
+/// `set_params` replaces both.
 #[test]
 fn each_game_gets_its_default_search_shape() {
     use tessera::games::rekushu::Board;
@@ -338,7 +339,10 @@ fn each_game_gets_its_default_search_shape() {
         },
         SearchParams::DEFAULT
     );
-    assert_eq!((rebus.rfp_depth, rebus.null_min_depth), (0, 0));
+    assert_eq!(
+        (rebus.rfp_depth, rebus.rfp_margin, rebus.null_min_depth),
+        (3, 150, 3)
+    );
     assert_eq!(SearchParams::DEFAULT.lmp_depth, 0);
     let mut s = Searcher::<Position>::new(1);
     s.set_params(SearchParams::EXACT);

@@ -179,11 +179,29 @@ impl Evaluate for Position {
     /// position, nearly all of them captures (so never reduced), the few best
     /// ordered moves near the horizon are what counts: 70% in 40 games
     /// against the same engine without it (docs/strength.md).
+    ///
+    /// Reverse futility pruning to 3 plies (a static evaluation 1.5 squares
+    /// a ply above beta is returned) and the null move from 3 plies (the side
+    /// to move passes; a capture is nearly always worth more than none):
+    /// 82% in 40 games of `hard` against the same engine without them
+    /// (docs/strength.md, round 7).
     const SEARCH_SHAPE: SearchShape = SearchShape {
         quiescence_plies: 2,
         late_move_pruning_depth: 3,
-        ..SearchShape::PLAIN
+        reverse_futility_depth: 3,
+        reverse_futility_margin: 150,
+        null_move_depth: 3,
     };
+
+    /// A pass (search only: the rules allow one only without a capture): the
+    /// turn ends as a pass ends it, protection lapses and the ply counts.
+    fn make_null_move(&mut self) {
+        self.do_move(Move::PASS);
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.undo_move(Move::PASS);
+    }
 
     fn evaluate(&self, params: &EvalParams) -> i32 {
         self.eval_with(params)
@@ -275,5 +293,29 @@ mod tests {
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), moves.len());
+    }
+
+    /// The search's null move passes the turn and is undone exactly, in
+    /// positions with protection and locks on the board.
+    #[test]
+    fn null_move_passes_and_is_undone() {
+        let mut p = Position::random(7);
+        let mut moves = Vec::new();
+        for ply in 0..40 {
+            let before = p.clone();
+            let (hash, side) = (p.hash(), p.side_to_move());
+            p.make_null_move();
+            assert_eq!(p.side_to_move(), side.opp());
+            assert_ne!(p.hash(), hash);
+            assert_eq!(p.protected, 0, "a pass ends the mover's protection");
+            p.unmake_null_move();
+            assert_eq!(p.hash(), hash);
+            assert_eq!(p, before, "ply {ply}");
+            p.generate_moves(&mut moves);
+            let Some(&mv) = moves.get(ply * 7 % moves.len().max(1)) else {
+                break;
+            };
+            p.make_move(mv);
+        }
     }
 }
