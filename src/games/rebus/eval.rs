@@ -183,8 +183,9 @@ impl Evaluate for Position {
     /// Reverse futility pruning to 3 plies (a static evaluation 1.5 squares
     /// a ply above beta is returned) and the null move from 3 plies (the side
     /// to move passes; a capture is nearly always worth more than none):
-    /// 82% in 40 games of `hard` against the same engine without them
-    /// (docs/strength.md, round 7).
+    /// 81% in 40 games of `hard` against the same engine without them at
+    /// 0.1 s a move, and 70% in 20 games of `mike` at 1 s (docs/strength.md,
+    /// rounds 7 and 8).
     const SEARCH_SHAPE: SearchShape = SearchShape {
         quiescence_plies: 2,
         late_move_pruning_depth: 3,
