@@ -36,8 +36,9 @@ pub enum LineKind {
 pub trait Frontend {
     /// What `line` is, read ahead of its turn.
     fn kind(&self, line: &str) -> LineKind;
-    /// The full reply to `line`, read at `at`; `None` for a line with no
-    /// command.
+    /// The full reply to `line`, whose time starts at `at`: when the line
+    /// was read, or when the command before it ended if that was later.
+    /// `None` for a line with no command.
     fn reply(&mut self, engine: &mut Engine, line: &str, at: Instant) -> Option<String>;
     /// The reply to a line of `len` bytes, over [`MAX_LINE_BYTES`].
     fn too_long(&self, len: usize) -> String;
@@ -166,14 +167,19 @@ where
         }));
     }
     // Each line as read, with the moment it was read (a search's time counts
-    // from then, as the controller's clock does) and the blank lines read
-    // before it.
+    // from then, as the controller's clock does, unless an earlier command
+    // still ran) and the blank lines read before it.
     let (tx, rx) = mpsc::channel::<(io::Result<ReadLine>, Instant, u64)>();
     let reader_shared = Arc::clone(&shared);
     let stop = engine.stop_flag();
     let classify = frontend.clone();
     std::thread::spawn(move || read_ahead(input, &reader_shared, &stop, &classify, &tx));
-    for (got, at, blanks_so_far) in rx {
+    // When the loop last became free: a line read while an earlier command
+    // ran (a script piped in) is timed from when its turn came, not from when
+    // it was read, so every `genmove` of a script gets its whole time.
+    let mut free_since = Instant::now();
+    for (got, read_at, blanks_so_far) in rx {
+        let at = read_at.max(free_since);
         let line = match got {
             Ok(ReadLine::Line(line)) => line,
             Ok(ReadLine::End) => break,
@@ -182,6 +188,7 @@ where
                 if !send(&output, &frontend.too_long(len)) {
                     return Ended::Done;
                 }
+                free_since = Instant::now();
                 continue;
             }
             Err(e) => return Ended::ReadError(e),
@@ -203,6 +210,7 @@ where
             // The controller went away; nothing left to answer.
             return Ended::Done;
         }
+        free_since = Instant::now();
         if engine.should_quit() {
             break;
         }
@@ -269,5 +277,59 @@ mod tests {
         assert_eq!(read(), ReadLine::Line("last".into()));
         assert_eq!(read(), ReadLine::End);
         assert!(buf.capacity() < 64, "the long line was never held");
+    }
+
+    /// A frontend whose `slow` command returns only once the reader has read
+    /// the line after it, and which keeps the start time of every line.
+    #[derive(Clone, Default)]
+    struct Recorder {
+        next_read: Arc<AtomicBool>,
+        starts: Arc<Mutex<Vec<(String, Instant)>>>,
+        slow_ended: Arc<Mutex<Option<Instant>>>,
+    }
+
+    impl Frontend for Recorder {
+        fn kind(&self, line: &str) -> LineKind {
+            if line.trim() == "next" {
+                self.next_read.store(true, Ordering::SeqCst);
+            }
+            LineKind::Search
+        }
+        fn reply(&mut self, _: &mut Engine, line: &str, at: Instant) -> Option<String> {
+            let line = line.trim().to_string();
+            if line == "slow" {
+                let give_up = Instant::now() + std::time::Duration::from_secs(10);
+                while !self.next_read.load(Ordering::SeqCst) && Instant::now() < give_up {
+                    std::thread::yield_now();
+                }
+                *self.slow_ended.lock().unwrap() = Some(Instant::now());
+            }
+            self.starts.lock().unwrap().push((line, at));
+            Some("=\n\n".into())
+        }
+        fn too_long(&self, _: usize) -> String {
+            "?\n\n".into()
+        }
+    }
+
+    /// A line read while the command before it still ran is timed from when
+    /// that command ended: a `genmove` queued in a script keeps its time.
+    #[test]
+    fn a_queued_line_is_timed_from_its_turn() {
+        let mut recorder = Recorder::default();
+        let mut engine = Engine::new();
+        let before = Instant::now();
+        run(&mut engine, &mut recorder, &b"slow\nnext\n"[..], Vec::new());
+        assert!(recorder.next_read.load(Ordering::SeqCst));
+        let starts = recorder.starts.lock().unwrap().clone();
+        let slow_ended = recorder.slow_ended.lock().unwrap().expect("slow ran");
+        assert_eq!(starts.len(), 2);
+        assert_eq!(starts[0].0, "slow");
+        assert!(starts[0].1 >= before && starts[0].1 <= slow_ended);
+        assert_eq!(starts[1].0, "next");
+        assert!(
+            starts[1].1 >= slow_ended,
+            "the queued line was timed from when it was read"
+        );
     }
 }

@@ -168,7 +168,8 @@ pub struct Engine {
     /// Set to stop the search running now (or the next one, when a `stop` line
     /// was read ahead of it). Shared with the input reader.
     stop: Arc<AtomicBool>,
-    /// When the command running now was received: its time counts from here.
+    /// When the command running now was read, or when its turn came if an
+    /// earlier command still ran: its time counts from here.
     received: Instant,
     io: Io,
     quit: bool,

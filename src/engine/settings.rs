@@ -162,7 +162,7 @@ impl Settings {
     }
 
     /// The search limits for `side`'s next move, its time counted from
-    /// `received` (when the command arrived).
+    /// `received` (when the command was read, or its turn came).
     pub fn limits_for(&self, side: Side, received: Instant) -> Limits {
         if let Some(limits) = self.analysis_limits() {
             return limits;

@@ -22,9 +22,9 @@ impl Engine {
         self.handle_line_at(line, Instant::now())
     }
 
-    /// [`Engine::handle_line`] for a line that arrived at `received`: a search
-    /// it starts counts its time from then (the driver stamps each line as it
-    /// reads it, so time spent queued behind another command is not lost).
+    /// [`Engine::handle_line`] for a line whose time starts at `received`: a
+    /// search it starts counts its time from then (the driver stamps each line
+    /// as it reads it, or as its turn comes if an earlier command still ran).
     pub fn handle_line_at(&mut self, line: &str, received: Instant) -> Option<String> {
         let req = parse_request(line)?;
         self.io().stream = StreamState::new(req.id);
