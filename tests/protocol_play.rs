@@ -115,6 +115,31 @@ fn stop_interrupts_a_search_with_a_legal_move() {
     assert!(!e.stop_flag().load(Ordering::SeqCst));
 }
 
+/// On the empty board every placement scores the same to the depth searched,
+/// so the order decides: `hard` and `mike` open at the centre, not at A1.
+#[test]
+fn the_empty_board_opens_at_the_centre() {
+    for (size, centre) in [
+        (8, &["D4", "E4", "D5", "E5"][..]),
+        (9, &["E5"][..]),
+        (20, &["J10", "K10", "J11", "K11"][..]),
+    ] {
+        for level in ["hard", "mike"] {
+            let mut e = Engine::new();
+            for cmd in [
+                format!("boardsize {size}"),
+                format!("level {level}"),
+                "setoption threads 1".into(),
+                "limit depth 2".into(),
+            ] {
+                ok(&mut e, &cmd);
+            }
+            let mv = ok(&mut e, "genmove b");
+            assert!(centre.contains(&mv.as_str()), "{size}x{size} {level}: {mv}");
+        }
+    }
+}
+
 /// Blue holds 50 squares and Red only a1: whatever Red captures, Blue makes 51
 /// on its next turn, and Red may yield (Blue controls 41 or more, Red fewer).
 const HOPELESS_FOR_RED: &str = "bWbPbTbObQbGbJbKbW/bWbPbTbObQbGbJbKbW/bWbPbTbObQbGbJbKbW/\

@@ -53,6 +53,13 @@ impl Avail {
     }
 }
 
+/// Twice the distance of vertex (x, y) from the centre of an n×n board, summed
+/// over both axes (0 at the centre of an odd board).
+fn centre_distance(n: usize, x: usize, y: usize) -> i32 {
+    let axis = |c: usize| (2 * c as i32 - (n as i32 - 1)).abs();
+    axis(x) + axis(y)
+}
+
 /// How many of a side's largest available claims the race looks at.
 const TOP: usize = 4;
 
@@ -714,6 +721,12 @@ impl Evaluate for Board {
         let (x, y) = mv.vertex();
         if x >= self.n || y >= self.n {
             return 0;
+        }
+        if self.history.len() <= 1 {
+            // Each side's first placement: nothing on the board favours one
+            // vertex over another to any depth the engine reaches, so the
+            // order decides, and the centre comes first (not A1).
+            return -centre_distance(self.n, x, y);
         }
         let i = y * MAX + x;
         let h = self.with_summary(THREATS | BLOCKS, |s| {
