@@ -26,8 +26,8 @@
 
 use std::cell::RefCell;
 
-use crate::core::Side;
 use crate::core::eval::{EvalParams, Evaluate, LinearEval, SearchShape, WIN_BOUND};
+use crate::core::{Game, Side};
 
 use super::board::Board;
 use super::evalparams::{
@@ -722,7 +722,7 @@ impl Evaluate for Board {
         if x >= self.n || y >= self.n {
             return 0;
         }
-        if self.history.len() <= 1 {
+        if self.ply() <= 1 {
             // Each side's first placement: nothing on the board favours one
             // vertex over another to any depth the engine reaches, so the
             // order decides, and the centre comes first (not A1).
@@ -790,7 +790,6 @@ impl Evaluate for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Game;
     use crate::core::rng::SplitMix64;
 
     /// The summary's threat placements are every legal placement that would
