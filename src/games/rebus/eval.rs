@@ -19,7 +19,11 @@
 //! - **history boxes**: own squares over a buried opponent tile are cheap for
 //!   the opponent to win back (its capture restores its own tile), and the
 //!   reverse for us;
-//! - **tempo** for the side to move.
+//! - **tempo** for the side to move;
+//! - **late copies** of squares, threats, chains and tempo, which grow over
+//!   the last [`LATE_PLIES`] plies before the turn limit: most games end
+//!   there, scored by control, and near it a square of lead weighs more
+//!   against threats than it does earlier.
 //!
 //! Everything is square-set arithmetic (see [`super::threats`]); the only loops
 //! are over locks and full history boxes.
@@ -27,9 +31,9 @@
 use crate::core::Game;
 use crate::core::eval::{EvalParams, Evaluate, LinearEval, ListAt, SearchShape, WIN_BOUND};
 use crate::games::rebus::evalparams::{
-    ATTACKABLE, CHAIN_MOVER, CHAIN_OTHER, DIVISOR, FEATURES, GREEN_REACH, LOCK_NEAR_BREAK,
-    LOCKED_SQUARE, NAMES, NEAR_51, NEAR_51_FROM, RESTORABLE, RebusHints, RebusWeights, SQUARE,
-    STAR1, TEMPO, THREATENED,
+    ATTACKABLE, CHAIN_MOVER, CHAIN_OTHER, DIVISOR, FEATURES, GREEN_REACH, LATE_OF, LATE_PLIES,
+    LATE_SQUARE, LOCK_NEAR_BREAK, LOCKED_SQUARE, NAMES, NEAR_51, NEAR_51_FROM, RESTORABLE,
+    RebusHints, RebusWeights, SQUARE, STAR1, TEMPO, THREATENED,
 };
 use crate::games::rebus::locks::covered_edges;
 use crate::games::rebus::square::Squares;
@@ -114,7 +118,23 @@ impl Position {
                 f[RESTORABLE] += 1;
             }
         }
+        let late = self.late_factor();
+        if late > 0 {
+            for (k, &i) in LATE_OF.iter().enumerate() {
+                f[LATE_SQUARE + k] = f[i] * late;
+            }
+        }
         (f, locks)
+    }
+
+    /// `max(0, LATE_PLIES − plies left before the turn limit)`, 0 without a
+    /// limit: how far into the last [`LATE_PLIES`] plies the game is.
+    fn late_factor(&self) -> i32 {
+        if self.turn_limit == 0 {
+            return 0;
+        }
+        let left = self.turn_limit.saturating_sub(self.ply) as i32;
+        (LATE_PLIES - left).max(0)
     }
 
     /// The ordering hint of `mv` with a lock bonus.

@@ -10,7 +10,7 @@
 /// touches), so a tuner can fit the weights to game results (`tools/tune`,
 /// `docs/tuning.md`). A feature is the side to move's value minus the
 /// opponent's unless it says otherwise.
-pub const FEATURES: usize = 16;
+pub const FEATURES: usize = 22;
 
 /// Short names of the terms (the tuner's output and `docs/tuning.md` use them).
 pub const NAMES: [&str; FEATURES] = [
@@ -30,6 +30,12 @@ pub const NAMES: [&str; FEATURES] = [
     "chain_other",
     "restorable",
     "tempo",
+    "late_square",
+    "late_threatened",
+    "late_attackable",
+    "late_chain_mover",
+    "late_chain_other",
+    "late_tempo",
 ];
 
 /// Indices into the feature vector, in the order of [`NAMES`].
@@ -46,10 +52,38 @@ pub const CHAIN_MOVER: usize = 12;
 pub const CHAIN_OTHER: usize = 13;
 pub const RESTORABLE: usize = 14;
 pub const TEMPO: usize = 15;
+/// `late_square`; the other late copies follow it in the order of [`LATE_OF`].
+pub const LATE_SQUARE: usize = 16;
 
-/// What each feature is divided by after weighting (all 1: every REBUS feature
-/// is a count).
-pub const DIVISOR: [i32; FEATURES] = [1; FEATURES];
+/// The features that have a late copy, in the order of the late copies: each
+/// copy is the feature times `max(0, LATE_PLIES − plies left before the turn
+/// limit)`, divided by [`LATE_PLIES`], so it grows from nothing
+/// [`LATE_PLIES`] plies before the limit to the feature itself on the last ply
+/// (0 without a turn limit). Most games end at the limit, scored by control,
+/// and what predicts that score near the end is not what predicts it earlier.
+pub const LATE_OF: [usize; 6] = [
+    SQUARE,
+    THREATENED,
+    ATTACKABLE,
+    CHAIN_MOVER,
+    CHAIN_OTHER,
+    TEMPO,
+];
+
+/// Plies before the turn limit from which the late copies count.
+pub const LATE_PLIES: i32 = 64;
+
+/// What each feature is divided by after weighting: 1 for the counts,
+/// [`LATE_PLIES`] for the late copies.
+pub const DIVISOR: [i32; FEATURES] = {
+    let mut d = [1; FEATURES];
+    let mut i = LATE_SQUARE;
+    while i < FEATURES {
+        d[i] = LATE_PLIES;
+        i += 1;
+    }
+    d
+};
 
 /// Control from which the `near_51` term starts (51 squares win outright).
 pub const NEAR_51_FROM: i32 = 40;
@@ -79,6 +113,10 @@ pub const NEAR_51_FROM: i32 = 40;
 ///   squares over a buried opponent tile (a capture there restores the
 ///   capturer's own tile, so such a square is cheap to win back).
 /// - `tempo`: 1 (having the move).
+/// - `late_square`, `late_threatened`, `late_attackable`, `late_chain_mover`,
+///   `late_chain_other`, `late_tempo`: the late copies of those six features
+///   (see [`LATE_OF`]); a weight here is what the feature gains on the last
+///   ply before the turn limit, reached in [`LATE_PLIES`] even steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RebusWeights {
     pub w: [i32; FEATURES],
@@ -86,12 +124,15 @@ pub struct RebusWeights {
 
 impl RebusWeights {
     pub const DEFAULT: RebusWeights = RebusWeights {
-        // Fitted to 838 games by tools/tune with the Star weights fixed
-        // (docs/tuning.md, REBUS round 1); 64.4% in 80 games against the
-        // hand-set weights `[100, 10, 60, 110, 150, 180, 200, 20, -15, -15, 10,
-        // 3, 20, -8, 10, 20]` (docs/strength.md, round 4).
+        // The first 16 fitted to 838 games by tools/tune with the Star
+        // weights fixed (docs/tuning.md, REBUS round 1); 64.4% in 80 games
+        // against the hand-set weights `[100, 10, 60, 110, 150, 180, 200, 20,
+        // -15, -15, 10, 3, 20, -8, 10, 20]` (docs/strength.md, round 4). The
+        // six late copies fitted to 514 games with the first 16 fixed
+        // (docs/tuning.md, REBUS round 3).
         w: [
-            100, 5, 60, 110, 150, 180, 200, 4, -5, -18, 22, 4, 25, -20, 2, 73,
+            100, 5, 60, 110, 150, 180, 200, 4, -5, -18, 22, 4, 25, -20, 2, 73, 157, -4, 7, 69, -75,
+            161,
         ],
     };
 
@@ -163,9 +204,50 @@ mod tests {
             (CHAIN_OTHER, "chain_other"),
             (RESTORABLE, "restorable"),
             (TEMPO, "tempo"),
+            (LATE_SQUARE, "late_square"),
+            (FEATURES - 1, "late_tempo"),
         ];
         for (i, name) in named {
             assert_eq!(Position::feature_index(name), Some(i), "{name}");
+        }
+        for (k, &i) in LATE_OF.iter().enumerate() {
+            assert_eq!(NAMES[LATE_SQUARE + k], format!("late_{}", NAMES[i]));
+        }
+    }
+
+    /// The late copies are nothing without a turn limit and `LATE_PLIES` or
+    /// more plies before it, and grow one `LATE_PLIES`-th of their feature a
+    /// ply from there to the feature itself on the last ply.
+    #[test]
+    fn late_copies_grow_towards_the_turn_limit() {
+        let mut p = Position::random(11);
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            crate::core::Game::generate_moves(&p, &mut moves);
+            crate::core::Game::make_move(&mut p, moves[moves.len() / 3]);
+        }
+        let ply = p.ply;
+        let base = p.eval_features();
+        assert!(LATE_OF.iter().any(|&i| base[i] != 0));
+        for (limit, factor) in [
+            (0, 0),
+            (ply + 400, 0),
+            (ply + LATE_PLIES as u32, 0),
+            (ply + LATE_PLIES as u32 - 1, 1),
+            (ply + 10, LATE_PLIES - 10),
+            (ply + 1, LATE_PLIES - 1),
+        ] {
+            p.set_turn_limit(limit);
+            let f = p.eval_features();
+            assert_eq!(f[..LATE_SQUARE], base[..LATE_SQUARE], "limit {limit}");
+            for (k, &i) in LATE_OF.iter().enumerate() {
+                assert_eq!(
+                    f[LATE_SQUARE + k],
+                    base[i] * factor,
+                    "limit {limit}, {}",
+                    NAMES[i]
+                );
+            }
         }
     }
 }
