@@ -350,23 +350,44 @@ fn each_game_gets_its_default_search_shape() {
 }
 
 /// The evaluation is the weighted features plus the level's bonus per lock of
-/// lead, on positions with and without locks (the tuner relies on it).
+/// lead, on positions with and without locks, far from the turn limit and
+/// within the late copies' reach of it (the tuner relies on it).
 #[test]
 fn the_score_is_the_weighted_features() {
-    use tessera::games::rebus::evalparams::{RebusWeights, TEMPO};
+    use tessera::games::rebus::evalparams::{LATE_SQUARE, RebusWeights, TEMPO};
     let with_lock = EvalParams {
         lock_bonus: 37,
         ..EvalParams::default()
     };
-    let mut locks_seen = 0;
-    for pos in sample_positions() {
-        let mut p = pos.clone();
+    let (mut locks_seen, mut late_seen) = (0, 0);
+    for (pos, near_limit) in sample_positions()
+        .into_iter()
+        .flat_map(|p| [(p.clone(), false), (p, true)])
+    {
+        let mut p = pos;
+        if near_limit {
+            // The 30 plies below end one ply before the limit.
+            p.set_turn_limit(p.ply() as u32 + 31);
+        }
         for ply in 0..30 {
             if p.status() != Status::Ongoing {
                 break;
             }
             let f = p.eval_features();
             assert_eq!(f[TEMPO], 1);
+            if near_limit {
+                // The tempo's copy at least: the tempo is always 1.
+                assert!(
+                    f[LATE_SQUARE..].iter().any(|&x| x != 0),
+                    "late copies near the limit"
+                );
+                late_seen += 1;
+            } else {
+                assert!(
+                    f[LATE_SQUARE..].iter().all(|&x| x == 0),
+                    "late copies far from the limit"
+                );
+            }
             let weighted = RebusWeights::DEFAULT.score(&f);
             assert_eq!(p.evaluate(&EvalParams::default()), weighted);
             let me = p.side_to_move().index() as u8;
@@ -387,4 +408,5 @@ fn the_score_is_the_weighted_features() {
         }
     }
     assert!(locks_seen > 0, "no position with a lock was checked");
+    assert!(late_seen > 0, "no position near the turn limit was checked");
 }

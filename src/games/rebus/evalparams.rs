@@ -116,7 +116,7 @@ pub const NEAR_51_FROM: i32 = 40;
 /// - `late_square`, `late_threatened`, `late_attackable`, `late_chain_mover`,
 ///   `late_chain_other`, `late_tempo`: the late copies of those six features
 ///   (see [`LATE_OF`]); a weight here is what the feature gains on the last
-///   ply before the turn limit, reached in [`LATE_PLIES`] even steps.
+///   ply before the turn limit, reached in [`LATE_PLIES`] equal steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RebusWeights {
     pub w: [i32; FEATURES],
@@ -129,7 +129,8 @@ impl RebusWeights {
         // against the hand-set weights `[100, 10, 60, 110, 150, 180, 200, 20,
         // -15, -15, 10, 3, 20, -8, 10, 20]` (docs/strength.md, round 4). The
         // six late copies fitted to 514 games with the first 16 fixed
-        // (docs/tuning.md, REBUS round 3).
+        // (docs/tuning.md, "REBUS, late copies"); 58.0% in 200 games against
+        // the same weights without them (docs/strength.md, round 11).
         w: [
             100, 5, 60, 110, 150, 180, 200, 4, -5, -18, 22, 4, 25, -20, 2, 73, 157, -4, 7, 69, -75,
             161,
