@@ -128,13 +128,12 @@ impl Position {
     }
 
     /// `max(0, LATE_PLIES − plies left before the turn limit)`, 0 without a
-    /// limit: how far into the last [`LATE_PLIES`] plies the game is.
+    /// limit: how far into the last [`LATE_PLIES`] plies the game is. (Any
+    /// `u32` is a limit a user may set, so the plies left are capped before
+    /// they become an `i32`.)
     fn late_factor(&self) -> i32 {
-        if self.turn_limit == 0 {
-            return 0;
-        }
-        let left = self.turn_limit.saturating_sub(self.ply) as i32;
-        (LATE_PLIES - left).max(0)
+        self.plies_left()
+            .map_or(0, |left| LATE_PLIES - left.min(LATE_PLIES as u32) as i32)
     }
 
     /// The ordering hint of `mv` with a lock bonus.

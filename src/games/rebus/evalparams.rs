@@ -233,6 +233,8 @@ mod tests {
         for (limit, factor) in [
             (0, 0),
             (ply + 400, 0),
+            (u32::MAX, 0),
+            (i32::MAX as u32 + 100, 0),
             (ply + LATE_PLIES as u32, 0),
             (ply + LATE_PLIES as u32 - 1, 1),
             (ply + 10, LATE_PLIES - 10),

@@ -129,6 +129,12 @@ impl Position {
         self.turn_limit = plies;
     }
 
+    /// Plies left before the turn limit (0 once it is reached), `None` without
+    /// a limit.
+    pub fn plies_left(&self) -> Option<u32> {
+        (self.turn_limit != 0).then(|| self.turn_limit.saturating_sub(self.ply))
+    }
+
     /// The visible tile on a square.
     pub fn tile(&self, sq: Square) -> Tile {
         self.visible[sq as usize % SQUARES]
@@ -343,7 +349,7 @@ impl Position {
             "yield"
         } else if self.counts().into_iter().max().unwrap_or(0) >= WINNING_COUNT {
             "51"
-        } else if self.turn_limit != 0 && self.ply >= self.turn_limit {
+        } else if self.plies_left() == Some(0) {
             "turn-limit"
         } else {
             "no-captures"
@@ -362,7 +368,7 @@ impl Position {
         if c[1] >= WINNING_COUNT {
             return Status::Won(Side::Second);
         }
-        if self.turn_limit != 0 && self.ply >= self.turn_limit {
+        if self.plies_left() == Some(0) {
             return self.scored();
         }
         if !self.has_capture(self.side, self.protected) && !self.has_capture(self.side.opp(), 0) {
