@@ -182,11 +182,25 @@ pub fn depth_times_on<G: crate::search::Evaluate>(
 /// The time per move of the equal-time report (`tessera bench --mike`).
 pub const EQUAL_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// What one search of fixed time reached: the depth completed and the nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What one search of fixed time reached: the depth completed, the nodes, and
+/// when each iteration it reported completed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DepthInTime {
     pub depth: u32,
     pub nodes: u64,
+    /// The depth and elapsed time of each iteration reported, in order (with
+    /// Lazy SMP a helper's deeper iteration may skip a depth).
+    pub reached: Vec<(u32, std::time::Duration)>,
+}
+
+impl DepthInTime {
+    /// When the search first completed `depth` or deeper.
+    pub fn time_to(&self, depth: u32) -> Option<std::time::Duration> {
+        self.reached
+            .iter()
+            .find(|&&(d, _)| d >= depth)
+            .map(|&(_, t)| t)
+    }
 }
 
 /// Searches `pos` at `level` for `time` as it plays (the level's threads,
@@ -200,9 +214,35 @@ pub fn depth_in_time<G: crate::search::Evaluate>(
     let config = level.config();
     let mut searcher = Searcher::<G>::for_level(&config);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let r = searcher.search(pos, &Limits::movetime(time), &config, &stop, &mut |_| {});
+    let mut reached = Vec::new();
+    let r = searcher.search(pos, &Limits::movetime(time), &config, &stop, &mut |info| {
+        reached.push((info.depth, info.time))
+    });
     DepthInTime {
         depth: r.depth,
         nodes: r.nodes,
+        reached,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DepthInTime;
+    use std::time::Duration;
+
+    #[test]
+    fn time_to_a_depth_is_the_first_iteration_that_reached_it() {
+        let ms = Duration::from_millis;
+        // A helper's depth 4 superseded the main thread's depth 3.
+        let run = DepthInTime {
+            depth: 4,
+            nodes: 100,
+            reached: vec![(1, ms(1)), (2, ms(3)), (4, ms(9))],
+        };
+        assert_eq!(run.time_to(1), Some(ms(1)));
+        assert_eq!(run.time_to(2), Some(ms(3)));
+        assert_eq!(run.time_to(3), Some(ms(9)));
+        assert_eq!(run.time_to(4), Some(ms(9)));
+        assert_eq!(run.time_to(5), None);
     }
 }

@@ -325,7 +325,8 @@ pub fn bench_times(out: &mut dyn Write) -> Result<(), CliError> {
 /// `tessera bench --mike` (and a section of `--times`): the depth `hard` and
 /// `mike` complete in the same time per move ([`EQUAL_TIME`]) on each position
 /// of the REBUS timing sample, each as it plays (its threads, switches and
-/// table size), and the medians.
+/// table size), the medians and means, and per position the time each took
+/// to the deeper depth both completed (mike's over hard's, and its median).
 pub fn bench_mike(out: &mut dyn Write) -> Result<(), CliError> {
     let threads = |level: Level| level.config().threads.min(hardware_threads());
     say!(
@@ -337,12 +338,28 @@ pub fn bench_mike(out: &mut dyn Write) -> Result<(), CliError> {
     );
     let (mut hard, mut mike) = (Vec::new(), Vec::new());
     let mut compared = [0usize; 3];
+    // Per position, mike's time over hard's to the deeper depth both completed.
+    let (mut ratios, mut faster) = (Vec::new(), 0usize);
     for (label, pos) in &rebus_timing_sample() {
         let h = depth_in_time(pos, Level::Hard, EQUAL_TIME);
         let m = depth_in_time(pos, Level::Mike, EQUAL_TIME);
+        let common = h.depth.min(m.depth);
+        let to_common = match (h.time_to(common), m.time_to(common)) {
+            (Some(th), Some(tm)) if common > 0 => {
+                let ratio = millis(tm) / millis(th).max(1e-3);
+                ratios.push(ratio);
+                faster += usize::from(tm < th);
+                format!(
+                    "   to depth {common}: hard {:>7.1} ms mike {:>7.1} ms x{ratio:.2}",
+                    millis(th),
+                    millis(tm)
+                )
+            }
+            _ => String::new(),
+        };
         say!(
             out,
-            "  {label:<12} hard depth {:>2} {:>10} nodes   mike depth {:>2} {:>10} nodes",
+            "  {label:<12} hard depth {:>2} {:>10} nodes   mike depth {:>2} {:>10} nodes{to_common}",
             h.depth,
             h.nodes,
             m.depth,
@@ -356,16 +373,24 @@ pub fn bench_mike(out: &mut dyn Write) -> Result<(), CliError> {
         hard.push(f64::from(h.depth));
         mike.push(f64::from(m.depth));
     }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let (hard_mean, mike_mean) = (mean(&hard), mean(&mike));
     let (hard_median, _) = median_and_max(&mut hard);
     let (mike_median, _) = median_and_max(&mut mike);
     say!(
         out,
-        "REBUS depth in {:.1} s, median of {}: hard {hard_median}, mike {mike_median}; mike deeper on {}, as deep on {}, shallower on {}",
+        "REBUS depth in {:.1} s, median of {}: hard {hard_median}, mike {mike_median} (means {hard_mean:.2}, {mike_mean:.2}); mike deeper on {}, as deep on {}, shallower on {}",
         EQUAL_TIME.as_secs_f64(),
         hard.len(),
         compared[0],
         compared[1],
         compared[2]
+    );
+    let (ratio_median, _) = median_and_max(&mut ratios);
+    say!(
+        out,
+        "REBUS time to the deeper depth both completed, mike / hard, median of {}: x{ratio_median:.2}; mike there first on {faster}",
+        ratios.len()
     );
     Ok(())
 }

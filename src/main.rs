@@ -56,8 +56,9 @@ enum Command {
         #[arg(long, conflicts_with_all = ["smp", "mike"])]
         times: bool,
         /// Instead: only the depth hard and mike complete in 1 s per move on
-        /// each position of the REBUS sample, each on its own threads, and the
-        /// medians (a section of --times; about 2 minutes)
+        /// each position of the REBUS sample, each on its own threads, the
+        /// medians and means, and mike's time over hard's to the deeper depth
+        /// both completed (a section of --times; about 2 minutes)
         #[arg(long, conflicts_with = "smp")]
         mike: bool,
         /// Instead: only the Lazy SMP speed-up, the last section of --times
