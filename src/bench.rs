@@ -165,18 +165,34 @@ pub fn depth_times_on<G: crate::search::Evaluate>(
     depth: u32,
     threads: usize,
 ) -> DepthTimes {
-    use crate::search::{LevelConfig, Limits, Searcher};
-    let config = LevelConfig {
+    let config = crate::search::LevelConfig {
         threads,
         ..level.config()
     };
-    let mut searcher = Searcher::<G>::for_level(&config);
+    let (_, iterations) = search_recorded(pos, &config, &crate::search::Limits::depth(depth));
+    DepthTimes {
+        times: iterations.iter().map(|&(_, t, n)| (t, n)).collect(),
+    }
+}
+
+/// What a search reported of one iteration: its depth, the elapsed time and
+/// the node total when it completed.
+type Reported = (u32, std::time::Duration, u64);
+
+/// One search of `pos` with `config` and `limits` on a fresh table, and what
+/// it reported of each iteration, in order.
+fn search_recorded<G: crate::search::Evaluate>(
+    pos: &G,
+    config: &crate::search::LevelConfig,
+    limits: &crate::search::Limits,
+) -> (crate::search::SearchResult<G::Move>, Vec<Reported>) {
+    let mut searcher = crate::search::Searcher::<G>::for_level(config);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut times = Vec::new();
-    searcher.search(pos, &Limits::depth(depth), &config, &stop, &mut |info| {
-        times.push((info.time, info.nodes))
+    let mut iterations = Vec::new();
+    let result = searcher.search(pos, limits, config, &stop, &mut |info| {
+        iterations.push((info.depth, info.time, info.nodes))
     });
-    DepthTimes { times }
+    (result, iterations)
 }
 
 /// The time per move of the equal-time report (`tessera bench --mike`).
@@ -210,25 +226,35 @@ pub fn depth_in_time<G: crate::search::Evaluate>(
     level: Level,
     time: std::time::Duration,
 ) -> DepthInTime {
-    use crate::search::{Limits, Searcher};
-    let config = level.config();
-    let mut searcher = Searcher::<G>::for_level(&config);
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut reached = Vec::new();
-    let r = searcher.search(pos, &Limits::movetime(time), &config, &stop, &mut |info| {
-        reached.push((info.depth, info.time))
-    });
+    let (r, iterations) =
+        search_recorded(pos, &level.config(), &crate::search::Limits::movetime(time));
     DepthInTime {
         depth: r.depth,
         nodes: r.nodes,
-        reached,
+        reached: iterations.iter().map(|&(d, t, _)| (d, t)).collect(),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::DepthInTime;
+    use super::{DepthInTime, depth_in_time, depth_times};
+    use crate::games::rekushu::Board;
+    use crate::search::Level;
     use std::time::Duration;
+
+    /// Both reports read every iteration the search completed, in order.
+    #[test]
+    fn the_timed_searches_record_each_iteration() {
+        let board = Board::new(6).expect("6x6 is a legal size");
+        let t = depth_times(&board, Level::Hard, 3);
+        assert_eq!(t.times.len(), 3);
+        assert!(t.times.windows(2).all(|w| w[0] <= w[1]), "{:?}", t.times);
+        let r = depth_in_time(&board, Level::Hard, Duration::from_millis(50));
+        assert!(r.depth >= 1);
+        let depths: Vec<u32> = r.reached.iter().map(|&(d, _)| d).collect();
+        assert_eq!(depths, (1..=r.depth).collect::<Vec<_>>());
+        assert!(r.reached.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
 
     #[test]
     fn time_to_a_depth_is_the_first_iteration_that_reached_it() {
