@@ -18,8 +18,10 @@
 //! one axis becomes a reflection across the other), and the rotation type r is
 //! kept, so the mirror rule is preserved. The opponent's last placement and
 //! the mover's types enter the key only where they can still matter (an
-//! image that may be played). Values are bounded by the unclaimed tiles, and a
-//! position where no side can ever make a first claim is worth 0. The value
+//! image that may be played). Values are bounded by the unclaimed tiles; a
+//! side that can never make a first claim while its opponent does not claim
+//! either holds the opponent to at least 0 (and a position where no side can
+//! is worth 0). The value
 //! is found by MTD(f) (null-window searches from a guess of 0). Moves are
 //! ordered by the table's move, then claims by area.
 
@@ -295,13 +297,16 @@ impl Solver {
         (m * m) as i32 - claimed as i32
     }
 
-    /// Whether some side could still make a claim some day. Stones leave the
-    /// board only through their owner's claims, so until the first claim
+    /// Whether side `side` (0 or 1, as `Board::stones`) could still make a
+    /// claim some day if the other side never claims. Stones leave the board
+    /// only through their owner's claims, so while neither side has claimed
     /// every stone stays where it is: a first claim by X needs a rectangle
     /// whose corners are X's stones or empty, whose other vertices are all
-    /// empty, and with no claimed tile inside. If neither side has one, no
-    /// claim can ever happen and the value is 0.
-    fn claim_possible(b: &Board) -> bool {
+    /// empty, and with no claimed tile inside. If X has none, X's opponent
+    /// can hold X to no tiles at all by never claiming, so the opponent's
+    /// margin from here is at least 0; if neither side has one, no claim can
+    /// ever happen and the value is 0.
+    fn claim_possible(b: &Board, side: usize) -> bool {
         let n = b.n;
         let full = b.full();
         for y1 in 0..n {
@@ -313,7 +318,7 @@ impl Solver {
                 if y2 > y1 + 1 {
                     inner_occ |= b.occ.rows[y2 - 1];
                 }
-                for side in 0..2 {
+                {
                     let corners = |y: usize| (!b.occ.rows[y] | b.stones[side].rows[y]) & full;
                     let both = corners(y1) & corners(y2);
                     // Edge rows: no stone strictly between the corners.
@@ -363,7 +368,15 @@ impl Solver {
         if beta <= -open {
             return -open;
         }
-        if !Self::claim_possible(b) {
+        // One-sided cuts: a side that can never claim while its opponent
+        // never claims holds the opponent's margin at or above 0.
+        let mover = b.side.index();
+        let opponent_can = Self::claim_possible(b, 1 - mover);
+        if !opponent_can && beta <= 0 {
+            return 0;
+        }
+        let mover_can = Self::claim_possible(b, mover);
+        if !mover_can && (alpha >= 0 || !opponent_can) {
             return 0;
         }
         let (key, s) = Self::key(b);
@@ -583,6 +596,27 @@ mod tests {
             }
             assert_eq!(Solver::key(&b).0, want, "symmetry {s}");
         }
+    }
+
+    #[test]
+    fn a_side_that_can_never_claim_is_cut_at_once() {
+        use crate::core::game::Notation;
+        // Black's four inner stones touch every tile of the 4x4 board, so
+        // White (to move) can never claim while Black does not: White's
+        // margin is at most 0, and a window at or above 0 fails low at the
+        // first node. Black itself can still claim B2-C3, so it is not 0.
+        let mut b = Board::new(4).unwrap();
+        for text in ["B2", "A1", "C3", "D4", "B3", "A4", "C2"] {
+            let mv = b.parse_move(text).unwrap();
+            b.make_move(mv);
+        }
+        let mut solver = Solver::new(4);
+        assert_eq!(solver.search(&mut b.clone(), 0, 1), 0);
+        assert_eq!(solver.nodes(), 1);
+        // Below 0 the bound decides nothing and the position is searched.
+        let mut solver = Solver::new(4);
+        solver.search(&mut b.clone(), -2, -1);
+        assert!(solver.nodes() > 1);
     }
 
     #[test]
