@@ -21,9 +21,8 @@
 //! image that may be played). Values are bounded by the unclaimed tiles; a
 //! side that can never make a first claim while its opponent does not claim
 //! either holds the opponent to at least 0 (and a position where no side can
-//! is worth 0). The value
-//! is found by MTD(f) (null-window searches from a guess of 0). Moves are
-//! ordered by the table's move, then claims by area.
+//! is worth 0). The value is found by MTD(f) (null-window searches from a
+//! guess of 0). Moves are ordered by the table's move, then claims by area.
 
 use crate::core::Game;
 
@@ -318,27 +317,25 @@ impl Solver {
                 if y2 > y1 + 1 {
                     inner_occ |= b.occ.rows[y2 - 1];
                 }
-                {
-                    let corners = |y: usize| (!b.occ.rows[y] | b.stones[side].rows[y]) & full;
-                    let both = corners(y1) & corners(y2);
-                    // Edge rows: no stone strictly between the corners.
-                    let edge_occ = b.occ.rows[y1] | b.occ.rows[y2];
-                    for x1 in super::grid::bits(both) {
-                        for x2 in x1 + 1..n {
-                            let col = 1u32 << x2;
-                            // Columns x1..=x2 of the inner rows must be empty.
-                            if inner_occ & (1 << x1 | col) != 0 {
-                                break;
-                            }
-                            if inner_occ & col != 0 || inner_claimed & 1 << (x2 - 1) != 0 {
-                                break;
-                            }
-                            if both & col != 0 {
-                                return true;
-                            }
-                            if edge_occ & col != 0 {
-                                break;
-                            }
+                let corners = |y: usize| (!b.occ.rows[y] | b.stones[side].rows[y]) & full;
+                let both = corners(y1) & corners(y2);
+                // Edge rows: no stone strictly between the corners.
+                let edge_occ = b.occ.rows[y1] | b.occ.rows[y2];
+                for x1 in super::grid::bits(both) {
+                    for x2 in x1 + 1..n {
+                        let col = 1u32 << x2;
+                        // Columns x1..=x2 of the inner rows must be empty.
+                        if inner_occ & (1 << x1 | col) != 0 {
+                            break;
+                        }
+                        if inner_occ & col != 0 || inner_claimed & 1 << (x2 - 1) != 0 {
+                            break;
+                        }
+                        if both & col != 0 {
+                            return true;
+                        }
+                        if edge_occ & col != 0 {
+                            break;
                         }
                     }
                 }
@@ -604,7 +601,8 @@ mod tests {
         // Black's four inner stones touch every tile of the 4x4 board, so
         // White (to move) can never claim while Black does not: White's
         // margin is at most 0, and a window at or above 0 fails low at the
-        // first node. Black itself can still claim B2-C3, so it is not 0.
+        // first node. Black itself can still claim B2-C3, so the position is
+        // not simply worth 0.
         let mut b = Board::new(4).unwrap();
         for text in ["B2", "A1", "C3", "D4", "B3", "A4", "C2"] {
             let mv = b.parse_move(text).unwrap();
