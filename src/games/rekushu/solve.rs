@@ -119,8 +119,8 @@ fn rect_masks(n: usize) -> Vec<RectMask> {
 /// that a stone on the vertex would spoil (as its corner or on its edge or
 /// inside), and per rectangle of the mover's own that a stone there would
 /// spoil (on its edge or inside). Tried on five 4×4 positions (the empty
-/// board, two one-move openings, four and six plies in): 2 and 1 took the
-/// fewest nodes in total (docs/solved.md).
+/// board, and two, two, four and six plies in): 2 and 1 took the fewest nodes
+/// in total (docs/solved.md).
 const SPOIL_THEIRS: i64 = 2;
 const SPOIL_OWN: i64 = 1;
 
