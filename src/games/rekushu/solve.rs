@@ -81,6 +81,44 @@ struct RectMask {
     tiles: u64,
 }
 
+/// A position as masks, in [`RectMask`]'s bits: each side's stones (as
+/// `Board::stones`), all stones and the claimed tiles.
+struct Masks {
+    stones: [u64; 2],
+    occ: u64,
+    claimed: u64,
+}
+
+impl Masks {
+    fn of(b: &Board) -> Masks {
+        let (n, m) = (b.n, b.n - 1);
+        let (mut stones, mut claimed) = ([0u64; 2], 0u64);
+        for y in 0..n {
+            for (side, mask) in stones.iter_mut().enumerate() {
+                *mask |= (b.stones[side].rows[y] as u64) << (y * n);
+            }
+            if y < m {
+                claimed |= (b.claimed.rows[y] as u64) << (y * m);
+            }
+        }
+        Masks {
+            stones,
+            occ: stones[0] | stones[1],
+            claimed,
+        }
+    }
+
+    /// Whether `side` could still claim `r` one day if the other side never
+    /// claims: no claimed tile in it, no stone on it but at its corners, and
+    /// none of the other side's stones at them (stones leave the board only
+    /// through their owner's claims).
+    fn claimable(&self, r: &RectMask, side: usize) -> bool {
+        r.tiles & self.claimed == 0
+            && r.others & self.occ == 0
+            && r.corners & self.stones[1 - side] == 0
+    }
+}
+
 /// Every rectangle of an n×n board (n ≤ [`MAX_SOLVE_SIZE`]).
 fn rect_masks(n: usize) -> Vec<RectMask> {
     let m = n - 1;
@@ -355,6 +393,14 @@ impl Solver {
         (m * m) as i32 - claimed as i32
     }
 
+    /// The rectangles of an n×n board, made when the size changes.
+    fn rects_for(&mut self, n: usize) {
+        if self.rects_n != n {
+            self.rects = rect_masks(n);
+            self.rects_n = n;
+        }
+    }
+
     /// Whether side `side` (0 or 1, as `Board::stones`) could still make a
     /// claim some day if the other side never claims. Stones leave the board
     /// only through their owner's claims, so while neither side has claimed
@@ -364,70 +410,16 @@ impl Solver {
     /// can hold X to no tiles at all by never claiming, so the opponent's
     /// margin from here is at least 0; if neither side has one, no claim can
     /// ever happen and the value is 0.
-    fn claim_possible(b: &Board, side: usize) -> bool {
-        let n = b.n;
-        let full = b.full();
-        for y1 in 0..n {
-            // Stones strictly between rows y1 and y2, claimed tiles between.
-            let mut inner_occ = 0u32;
-            let mut inner_claimed = 0u32;
-            for y2 in y1 + 1..n {
-                inner_claimed |= b.claimed.rows[y2 - 1];
-                if y2 > y1 + 1 {
-                    inner_occ |= b.occ.rows[y2 - 1];
-                }
-                let corners = |y: usize| (!b.occ.rows[y] | b.stones[side].rows[y]) & full;
-                let both = corners(y1) & corners(y2);
-                // Edge rows: no stone strictly between the corners.
-                let edge_occ = b.occ.rows[y1] | b.occ.rows[y2];
-                for x1 in super::grid::bits(both) {
-                    for x2 in x1 + 1..n {
-                        let col = 1u32 << x2;
-                        // Columns x1..=x2 of the inner rows must be empty.
-                        if inner_occ & (1 << x1 | col) != 0 {
-                            break;
-                        }
-                        if inner_occ & col != 0 || inner_claimed & 1 << (x2 - 1) != 0 {
-                            break;
-                        }
-                        if both & col != 0 {
-                            return true;
-                        }
-                        if edge_occ & col != 0 {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        false
+    fn claim_possible(&self, masks: &Masks, side: usize) -> bool {
+        self.rects.iter().any(|r| masks.claimable(r, side))
     }
 
     /// For each vertex (bit `y * n + x`), how good a placement there is for
-    /// the side to move by the rectangles it spoils: [`SPOIL_THEIRS`] per
-    /// rectangle the opponent could still claim one day that has the vertex
-    /// anywhere on it, minus [`SPOIL_OWN`] per rectangle of the mover's that
-    /// has it on an edge or inside. A rectangle X could still claim has no
-    /// claimed tile, no stone except at its corners, and none of the other
-    /// side's stones at them.
-    fn spoil_scores(&mut self, b: &Board) -> [i64; 64] {
-        let n = b.n;
-        if self.rects_n != n {
-            self.rects = rect_masks(n);
-            self.rects_n = n;
-        }
-        let m = n - 1;
-        let (mut stones, mut claimed) = ([0u64; 2], 0u64);
-        for y in 0..n {
-            for (side, mask) in stones.iter_mut().enumerate() {
-                *mask |= (b.stones[side].rows[y] as u64) << (y * n);
-            }
-            if y < m {
-                claimed |= (b.claimed.rows[y] as u64) << (y * m);
-            }
-        }
-        let mover = b.side.index();
-        let occ = stones[0] | stones[1];
+    /// `mover` by the rectangles it spoils: [`SPOIL_THEIRS`] per rectangle
+    /// the opponent could still claim one day ([`Masks::claimable`]) that has
+    /// the vertex anywhere on it, minus [`SPOIL_OWN`] per rectangle of the
+    /// mover's that has it on an edge or inside.
+    fn spoil_scores(&self, masks: &Masks, mover: usize) -> [i64; 64] {
         let mut score = [0i64; 64];
         let mut add = |mut bits: u64, w: i64| {
             while bits != 0 {
@@ -436,13 +428,10 @@ impl Solver {
             }
         };
         for r in &self.rects {
-            if r.tiles & claimed != 0 || r.others & occ != 0 {
-                continue;
+            if masks.claimable(r, 1 - mover) {
+                add((r.corners | r.others) & !masks.occ, SPOIL_THEIRS);
             }
-            if r.corners & stones[mover] == 0 {
-                add((r.corners | r.others) & !occ, SPOIL_THEIRS);
-            }
-            if r.corners & stones[1 - mover] == 0 {
+            if masks.claimable(r, mover) {
                 add(r.others, -SPOIL_OWN);
             }
         }
@@ -473,11 +462,13 @@ impl Solver {
         // One-sided cuts: a side that can never claim while its opponent
         // never claims holds the opponent's margin at or above 0.
         let mover = b.side.index();
-        let opponent_can = Self::claim_possible(b, 1 - mover);
+        self.rects_for(b.n);
+        let masks = Masks::of(b);
+        let opponent_can = self.claim_possible(&masks, 1 - mover);
         if !opponent_can && beta <= 0 {
             return 0;
         }
-        let mover_can = Self::claim_possible(b, mover);
+        let mover_can = self.claim_possible(&masks, mover);
         if !mover_can && (alpha >= 0 || !opponent_can) {
             return 0;
         }
@@ -506,7 +497,7 @@ impl Solver {
         // spoil the most of the opponent's rectangles and the fewest of the
         // mover's (the evaluation's hints and a history heuristic were tried
         // before: both cost more nodes).
-        let spoil = self.spoil_scores(b);
+        let spoil = self.spoil_scores(&masks, mover);
         let n = b.n;
         list.extend(self.scratch.iter().map(|&mv| {
             let key = if Some(mv) == tt_move {
