@@ -128,8 +128,8 @@ enum Command {
     #[command(
         after_help = "The value counts the tiles claimed from the position on; the result \
         adds the tiles already claimed. Boards up to 6x6 (exact keys); from the empty board \
-        only 4x4 is within reach (about half an hour; docs/solved.md), larger boards from \
-        late positions.\n\n\
+        only 4x4 is within reach (under a second; docs/solved.md), 5x5 from about a dozen \
+        plies in, 6x6 from late positions.\n\n\
         Examples:\n  \
         tessera solve --size 4\n  \
         tessera solve --size 4 --moves \"A1 C4 B2 D3\"\n  \

@@ -140,3 +140,13 @@ fn hard_keeps_the_exact_value_on_5x5() {
 fn hard_keeps_the_exact_value_on_4x4_early() {
     check_rate(4, 100, 2, 6, 17, 40.0);
 }
+
+/// Positions 16–21 plies into random 5×5 games, within reach since the
+/// pairing cut and the threat ordering: run on demand (`cargo test --release
+/// --test all hard_keeps_the_exact_value_on_5x5_early -- --ignored
+/// --nocapture`).
+#[test]
+#[ignore]
+fn hard_keeps_the_exact_value_on_5x5_early() {
+    check_rate(5, 50, 16, 6, 19, 40.0);
+}
