@@ -90,6 +90,7 @@ struct RectMask {
 
 /// A position as masks, in [`RectMask`]'s bits: each side's stones (as
 /// `Board::stones`), all stones and the claimed tiles.
+#[derive(Clone, Copy)]
 struct Masks {
     stones: [u64; 2],
     occ: u64,
@@ -519,6 +520,48 @@ impl Solver {
         cover(&sets, &self.mirrors, &mut partner, 0, &mut budget)
     }
 
+    /// Whether the side to move (`mover`) can place one stone, claiming
+    /// nothing, after which it stops the opponent by a pairing strategy
+    /// ([`Solver::pairing_blocks`]); `moves` are the mover's legal moves. Then
+    /// the mover's margin from here is at least 0. The pairing's answers stay
+    /// legal whatever that stone's mirror types: an answer is never an image
+    /// of the placement it answers. Only stones on every rectangle where the
+    /// opponent holds three corners are tried (any other leaves one of them
+    /// with a single free corner, which no pair covers).
+    fn pairing_after_placement(
+        &self,
+        masks: &Masks,
+        mover: usize,
+        moves: &[Move],
+        n: usize,
+    ) -> bool {
+        let opponent = 1 - mover;
+        let mut wanted = !masks.occ;
+        for r in &self.rects {
+            if masks.claimable(r, opponent)
+                && (r.corners & masks.stones[opponent]).count_ones() >= 3
+            {
+                wanted &= r.corners | r.others;
+            }
+        }
+        let mut tried = 0u64;
+        for mv in moves {
+            let (x, y) = mv.vertex();
+            let bit = 1u64 << (y * n + x);
+            if mv.claim().is_some() || bit & wanted == 0 || bit & tried != 0 {
+                continue;
+            }
+            tried |= bit;
+            let mut after = *masks;
+            after.stones[mover] |= bit;
+            after.occ |= bit;
+            if self.pairing_blocks(&after, opponent) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether side `side` (0 or 1, as `Board::stones`) could still make a
     /// claim some day if the other side never claims. Stones leave the board
     /// only through their owner's claims, so while neither side has claimed
@@ -613,6 +656,12 @@ impl Solver {
             if e.best != 0 {
                 tt_move = Some(sym_move(inverse(s), unpack_move(e.best - 1), b.n));
             }
+        }
+        if beta <= 0
+            && self.pairing
+            && self.pairing_after_placement(&masks, mover, &self.scratch, b.n)
+        {
+            return 0;
         }
         if self.lists.len() <= ply {
             self.lists.resize_with(ply + 1, || Vec::with_capacity(64));
@@ -882,7 +931,7 @@ mod tests {
         // (equal to plain minimax: the test below) agrees that the
         // defender's margin is at least 0; and the solver with the cut finds
         // the same values.
-        let mut fired = 0;
+        let (mut fired, mut after_placement) = (0, 0);
         for seed in 1..41u64 {
             let mut b = Board::new(4).unwrap();
             play_random(&mut b, 8 + (seed as usize % 4), seed * 104_729);
@@ -902,10 +951,25 @@ mod tests {
                     assert!(defender_margin >= 0, "seed {seed}: value {want}");
                 }
             }
+            let mut moves = Vec::new();
+            b.generate_moves(&mut moves);
+            if solver.claim_possible(&masks, 1 - mover)
+                && !solver.pairing_blocks(&masks, 1 - mover)
+                && solver.pairing_after_placement(&masks, mover, &moves, 4)
+            {
+                after_placement += 1;
+                assert!(want >= 0, "seed {seed}: value {want} after a placement");
+            }
             assert_eq!(solver.value(&mut b.clone()), want, "seed {seed}");
         }
-        eprintln!("pairing found on {fired} of 40 positions");
+        eprintln!(
+            "pairing found on {fired} of 40 positions, after a placement on {after_placement}"
+        );
         assert!(fired >= 10, "the cut was tried on only {fired} positions");
+        assert!(
+            after_placement >= 5,
+            "the placement cut was tried on only {after_placement} positions"
+        );
     }
 
     #[test]
