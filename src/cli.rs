@@ -150,10 +150,11 @@ pub fn solve(
         )));
     };
     let start = Instant::now();
-    let sol = solver.solve(&board, all);
-    let secs = start.elapsed().as_secs_f64();
+    let value = solver.value(&mut board.clone());
+    let value_secs = start.elapsed().as_secs_f64();
+    let value_nodes = solver.nodes();
     let (mine, theirs) = if mover == Side::First { (b, w) } else { (w, b) };
-    let final_margin = mine as i32 - theirs as i32 + sol.value;
+    let final_margin = mine as i32 - theirs as i32 + value;
     let result = match final_margin.signum() {
         1 => format!("{} wins by {final_margin}", name(mover)),
         -1 => format!("{} wins by {}", name(mover.opp()), -final_margin),
@@ -161,36 +162,38 @@ pub fn solve(
     };
     say!(
         out,
-        "value     {:+} tiles for {} from here on",
-        sol.value,
+        "value     {value:+} tiles for {} from here on",
         name(mover)
     );
     say!(out, "result    {result} (perfect play)");
+    say!(
+        out,
+        "proof     {value_nodes} nodes  time {value_secs:.3} s  (the value alone)"
+    );
+    out.flush()?;
+    let (best_moves, pv_moves) = solver.best_and_line(&board, value, all);
+    let secs = start.elapsed().as_secs_f64();
     let texts = |b: &Board, list: &[crate::games::rekushu::Move]| -> Vec<String> {
         list.iter().map(|&mv| b.format_move(mv)).collect()
     };
     let label = if all { "optimal" } else { "best" };
-    if sol.best_moves.is_empty() {
+    if best_moves.is_empty() {
         say!(out, "{label:<9} none (the game is over)");
     } else {
-        say!(
-            out,
-            "{label:<9} {}",
-            texts(&board, &sol.best_moves).join(" ")
-        );
+        say!(out, "{label:<9} {}", texts(&board, &best_moves).join(" "));
     }
     let mut line = board.clone();
     let mut pv = Vec::new();
-    for &mv in &sol.pv {
+    for &mv in &pv_moves {
         pv.push(line.format_move(mv));
         line.make_move(mv);
     }
     say!(out, "pv        {}", pv.join(" "));
     say!(
         out,
-        "nodes     {}  time {secs:.3} s  {:.0} nodes/s",
-        sol.nodes,
-        sol.nodes as f64 / secs.max(1e-9)
+        "nodes     {}  time {secs:.3} s  {:.0} nodes/s  (value, moves and line)",
+        solver.nodes(),
+        solver.nodes() as f64 / secs.max(1e-9)
     );
     Ok(())
 }
