@@ -520,22 +520,42 @@ impl Solver {
         cover(&sets, &self.mirrors, &mut partner, 0, &mut budget)
     }
 
-    /// Whether the side to move (`mover`) can place one stone, claiming
-    /// nothing, after which it stops the opponent by a pairing strategy
-    /// ([`Solver::pairing_blocks`]); `moves` are the mover's legal moves. Then
-    /// the mover's margin from here is at least 0. The pairing's answers stay
-    /// legal whatever that stone's mirror types: an answer is never an image
-    /// of the placement it answers. Only stones on every rectangle where the
-    /// opponent holds three corners are tried (any other leaves one of them
-    /// with a single free corner, which no pair covers).
-    fn pairing_after_placement(
+    /// A margin of at least `min_gain` that the side to move of `b` can make
+    /// sure of by one move and a pairing strategy after it
+    /// ([`Solver::pairing_blocks`]): a placement claiming nothing (margin 0)
+    /// or a claim of at least `min_gain` tiles (its area), after which the
+    /// opponent never claims and the mover claims no more. `moves` are the
+    /// mover's legal moves and `masks` the position's. The pairing's answers
+    /// stay legal whatever the mirror types of that move: an answer is
+    /// never an image of the placement it answers. Of the placements, only
+    /// stones on every rectangle where the opponent holds three corners are
+    /// tried (any other leaves one of them with a single free corner, which
+    /// no pair covers).
+    fn pairing_after_move(
         &self,
+        b: &mut Board,
         masks: &Masks,
-        mover: usize,
         moves: &[Move],
-        n: usize,
-    ) -> bool {
+        min_gain: i32,
+    ) -> Option<i32> {
+        let (n, mover) = (b.n, b.side.index());
         let opponent = 1 - mover;
+        for &mv in moves {
+            let Some(r) = mv.claim() else { continue };
+            let gain = r.area() as i32;
+            if gain < min_gain {
+                continue;
+            }
+            b.make_move(mv);
+            let after = Masks::of(b);
+            b.unmake_move(mv);
+            if self.pairing_blocks(&after, opponent) {
+                return Some(gain);
+            }
+        }
+        if min_gain > 0 {
+            return None;
+        }
         let mut wanted = !masks.occ;
         for r in &self.rects {
             if masks.claimable(r, opponent)
@@ -556,10 +576,10 @@ impl Solver {
             after.stones[mover] |= bit;
             after.occ |= bit;
             if self.pairing_blocks(&after, opponent) {
-                return true;
+                return Some(0);
             }
         }
-        false
+        None
     }
 
     /// Whether side `side` (0 or 1, as `Board::stones`) could still make a
@@ -700,11 +720,10 @@ impl Solver {
                 tt_move = Some(sym_move(inverse(s), unpack_move(e.best - 1), b.n));
             }
         }
-        if beta <= 0
-            && self.pairing
-            && self.pairing_after_placement(&masks, mover, &self.scratch, b.n)
+        if self.pairing
+            && let Some(g) = self.pairing_after_move(b, &masks, &self.scratch, beta)
         {
-            return 0;
+            return g;
         }
         if self.lists.len() <= ply {
             self.lists.resize_with(ply + 1, || Vec::with_capacity(64));
@@ -1011,10 +1030,10 @@ mod tests {
             b.generate_moves(&mut moves);
             if solver.claim_possible(&masks, 1 - mover)
                 && !solver.pairing_blocks(&masks, 1 - mover)
-                && solver.pairing_after_placement(&masks, mover, &moves, n)
+                && let Some(g) = solver.pairing_after_move(&mut b, &masks, &moves, -64)
             {
                 after_placement += 1;
-                assert!(want >= 0, "seed {seed}: value {want} after a placement");
+                assert!(want >= g, "seed {seed}: value {want}, {g} after a move");
             }
             assert_eq!(solver.value(&mut b.clone()), want, "seed {seed}");
         }
