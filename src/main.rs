@@ -127,11 +127,12 @@ enum Command {
     /// implies, the optimal moves and a principal variation
     #[command(
         after_help = "The value counts the tiles claimed from the position on; the result \
-        adds the tiles already claimed. Boards up to 6x6 (exact keys); from the empty board \
-        only 4x4 is within reach (under a second; docs/solved.md), 5x5 from about a dozen \
-        plies in, 6x6 from late positions.\n\n\
+        adds the tiles already claimed. The value is printed as soon as it is proved, then \
+        the moves and the line. Boards up to 6x6 (exact keys); the empty 4x4 and 5x5 \
+        boards take well under a second (both are draws: docs/solved.md), some 5x5 \
+        positions of poor play much longer, and the empty 6x6 board is out of reach.\n\n\
         Examples:\n  \
-        tessera solve --size 4\n  \
+        tessera solve --size 5\n  \
         tessera solve --size 4 --moves \"A1 C4 B2 D3\"\n  \
         tessera solve --size 4 --moves \"A1 C4 B2 D3 A4 D1\" --all"
     )]
