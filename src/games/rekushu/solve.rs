@@ -850,6 +850,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Status;
 
     /// Plain minimax on the margin, no table: the definition of the value.
     fn minimax(b: &mut Board) -> i32 {
@@ -1065,12 +1066,31 @@ mod tests {
             assert_eq!(low, want, "seed {seed}: window above");
             let sol = Solver::new(4).solve(&b, true);
             assert_eq!(sol.value, want);
-            for mv in sol.best_moves {
+            let mut all = Vec::new();
+            b.generate_moves(&mut all);
+            for &mv in &all {
                 let gain = mv.claim().map_or(0, |r| r.area() as i32);
                 let mut c = b.clone();
                 c.make_move(mv);
-                assert_eq!(gain - minimax(&mut c), want, "seed {seed}: best move");
+                let keeps = gain - minimax(&mut c) == want;
+                assert_eq!(sol.best_moves.contains(&mv), keeps, "seed {seed}: --all");
             }
+            // One best move and the line: every move of the line keeps the
+            // value of the position it is played in, to the end of the game.
+            let sol = Solver::new(4).solve(&b, false);
+            assert_eq!(sol.best_moves.first(), sol.pv.first(), "seed {seed}");
+            let (mut line, mut v) = (b.clone(), want);
+            for &mv in &sol.pv {
+                let gain = mv.claim().map_or(0, |r| r.area() as i32);
+                line.make_move(mv);
+                let child = minimax(&mut line.clone());
+                assert_eq!(gain - child, v, "seed {seed}: line move");
+                v = child;
+            }
+            assert!(
+                line.status() != Status::Ongoing,
+                "seed {seed}: the line ends the game"
+            );
         }
     }
 }
