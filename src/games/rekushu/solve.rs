@@ -26,7 +26,10 @@
 //! then placements by the rectangles they spoil: the opponent's, counted
 //! twice (more where the opponent already holds two or three corners), less
 //! the mover's own. A side is also held to nothing where its opponent has a
-//! pairing strategy ([`Solver::pairing_blocks`]).
+//! pairing strategy (`Solver::pairing_blocks`), at once or after one move
+//! of its own (`Solver::pairing_after_move`). Near the root each move is
+//! first tried with a small node budget (`PROBE_PLIES`). A move keeps the
+//! value when one null window says so, which lets those cuts fire.
 
 use crate::core::Game;
 
