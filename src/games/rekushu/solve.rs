@@ -53,6 +53,14 @@ struct Entry {
     work: u8,
 }
 
+impl Entry {
+    /// The best move stored, in the frame of a position whose key was made
+    /// under symmetry `s` on an n×n board.
+    fn best_move(&self, s: usize, n: usize) -> Option<Move> {
+        (self.best != 0).then(|| sym_move(inverse(s), unpack_move(self.best - 1), n))
+    }
+}
+
 /// What a solve found.
 #[derive(Clone, Debug)]
 pub struct Solution {
@@ -263,6 +271,11 @@ const SPOIL_THEIRS: i64 = 2;
 const SPOIL_THEIRS_HALF: i64 = 4;
 const SPOIL_THREAT: i64 = 100;
 const SPOIL_OWN: i64 = 1;
+
+/// The tiles `mv` claims.
+fn gain(mv: Move) -> i32 {
+    mv.claim().map_or(0, |r| r.area() as i32)
+}
 
 /// The 8 symmetries of an n×n grid of `m = n - 1`-bounded coordinates.
 #[inline]
@@ -692,10 +705,7 @@ impl Solver {
         self.rects_for(b.n);
         let masks = Masks::of(b);
         let (key, s) = Self::key(b);
-        let tt_move = self
-            .probe(key)
-            .filter(|e| e.best != 0)
-            .map(|e| sym_move(inverse(s), unpack_move(e.best - 1), b.n));
+        let tt_move = self.probe(key).and_then(|e| e.best_move(s, b.n));
         let mut list = Vec::new();
         self.order(&masks, b.side.index(), b.n, tt_move, &mut list);
         list.into_iter().map(|(_, mv)| mv).collect()
@@ -754,9 +764,7 @@ impl Solver {
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
-            if e.best != 0 {
-                tt_move = Some(sym_move(inverse(s), unpack_move(e.best - 1), b.n));
-            }
+            tt_move = e.best_move(s, b.n);
         }
         if self.pairing
             && let Some(g) = self.pairing_after_move(b, &masks, &self.scratch, beta)
@@ -771,11 +779,8 @@ impl Solver {
         let alpha0 = alpha;
         if ply < self.probe_plies && self.limit == u64::MAX && list.len() > 1 {
             for &(_, mv) in &list {
-                let gain = mv.claim().map_or(0, |r| r.area() as i32);
                 self.limit = self.nodes + self.probe_budget;
-                b.make_move(mv);
-                let v = gain - self.search_at(b, gain - beta, gain - alpha, ply + 1);
-                b.unmake_move(mv);
+                let v = self.child(b, mv, alpha, beta, ply);
                 self.limit = u64::MAX;
                 if self.aborted {
                     self.aborted = false;
@@ -793,10 +798,7 @@ impl Solver {
         let mut best = -open - 1;
         let mut best_move = None;
         for &(_, mv) in &list {
-            let gain = mv.claim().map_or(0, |r| r.area() as i32);
-            b.make_move(mv);
-            let v = gain - self.search_at(b, gain - beta, gain - alpha, ply + 1);
-            b.unmake_move(mv);
+            let v = self.child(b, mv, alpha, beta, ply);
             if self.aborted {
                 self.lists[ply] = list;
                 return 0;
@@ -826,6 +828,16 @@ impl Solver {
         best
     }
 
+    /// The value of `mv` for the side to move of `b` (at `ply`) within
+    /// `(alpha, beta)`, fail-soft: its gain less the child's value.
+    fn child(&mut self, b: &mut Board, mv: Move, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let gain = gain(mv);
+        b.make_move(mv);
+        let v = gain - self.search_at(b, gain - beta, gain - alpha, ply + 1);
+        b.unmake_move(mv);
+        v
+    }
+
     /// The exact value of `b` for the side to move.
     pub fn value(&mut self, b: &mut Board) -> i32 {
         let open = Self::open_tiles(b);
@@ -849,8 +861,7 @@ impl Solver {
     /// so one null window suffices: the move keeps the value when the child
     /// is worth at most that.
     fn keeps(&mut self, b: &mut Board, mv: Move, value: i32) -> bool {
-        let gain = mv.claim().map_or(0, |r| r.area() as i32);
-        let want = gain - value;
+        let want = gain(mv) - value;
         b.make_move(mv);
         let c = self.search(b, want, want + 1);
         b.unmake_move(mv);
@@ -889,7 +900,7 @@ impl Solver {
                 best_moves.push(mv);
             }
             // The child's value for its mover: gain − value.
-            v = mv.claim().map_or(0, |r| r.area() as i32) - v;
+            v = gain(mv) - v;
             b.make_move(mv);
             pv.push(mv);
         }
@@ -1154,10 +1165,9 @@ mod tests {
             let mut all = Vec::new();
             b.generate_moves(&mut all);
             for &mv in &all {
-                let gain = mv.claim().map_or(0, |r| r.area() as i32);
                 let mut c = b.clone();
                 c.make_move(mv);
-                let keeps = gain - minimax(&mut c) == want;
+                let keeps = gain(mv) - minimax(&mut c) == want;
                 assert_eq!(sol.best_moves.contains(&mv), keeps, "seed {seed}: --all");
             }
             // One best move and the line: every move of the line keeps the
@@ -1166,10 +1176,9 @@ mod tests {
             assert_eq!(sol.best_moves.first(), sol.pv.first(), "seed {seed}");
             let (mut line, mut v) = (b.clone(), want);
             for &mv in &sol.pv {
-                let gain = mv.claim().map_or(0, |r| r.area() as i32);
                 line.make_move(mv);
                 let child = minimax(&mut line.clone());
-                assert_eq!(gain - child, v, "seed {seed}: line move");
+                assert_eq!(gain(mv) - child, v, "seed {seed}: line move");
                 v = child;
             }
             assert!(
