@@ -1,7 +1,8 @@
 //! REBUS evaluation and search: a chain that reaches 51, a lock that must be
 //! made, `mike`'s root list on the clock and on `stop` in a huge cluster,
-//! legal results over many positions at every level, and the evaluation's
-//! bounds and determinism.
+//! legal results over many positions at every level, a reply that outlives a
+//! nomination (what the root's refutation transfer relies on), and the
+//! evaluation's bounds and determinism.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -409,4 +410,68 @@ fn the_score_is_the_weighted_features() {
     }
     assert!(locks_seen > 0, "no position with a lock was checked");
     assert!(late_seen > 0, "no position near the turn limit was checked");
+}
+
+/// The claim behind the root's refutation transfer: a reply to a bare capture
+/// that `reply_outlives` the same capture with a nomination is legal after it
+/// too and leads to the very same position; the replies it does not pass are
+/// the captures of the nominee and the locks, and a capture of the nominee is
+/// indeed illegal after the nomination.
+#[test]
+fn a_reply_that_outlives_a_nomination_meets_the_bare_line() {
+    let (mut outlived, mut refused) = (0usize, 0usize);
+    for pos in sample_positions().iter().take(16) {
+        let mut moves = Vec::new();
+        pos.generate_search_moves(&mut moves, &Level::Mike.config().eval, ListAt::Root);
+        let all = legal(pos);
+        for &mv in moves
+            .iter()
+            .filter(|m| pos.root_base(**m).is_some())
+            .take(40)
+        {
+            let base = pos.root_base(mv).expect("filtered");
+            assert!(
+                all.contains(&base),
+                "{mv:?} narrows a move that is not legal"
+            );
+            let MoveKind::Capture {
+                nominee: Some(n), ..
+            } = mv.kind()
+            else {
+                panic!("only a nominated capture narrows another: {mv:?}");
+            };
+            let (mut after_base, mut after_mv) = (pos.clone(), pos.clone());
+            after_base.make_move(base);
+            after_mv.make_move(mv);
+            let replies_after_mv = legal(&after_mv);
+            for reply in legal(&after_base) {
+                if pos.reply_outlives(mv, reply) {
+                    outlived += 1;
+                    assert_eq!(after_mv.status(), Status::Ongoing);
+                    assert!(replies_after_mv.contains(&reply), "{mv:?} then {reply:?}");
+                    let (mut a, mut b) = (after_base.clone(), after_mv.clone());
+                    a.make_move(reply);
+                    b.make_move(reply);
+                    // Everything but the history of moves made.
+                    assert_eq!(
+                        a.position_string(),
+                        b.position_string(),
+                        "{mv:?} then {reply:?}"
+                    );
+                    assert_eq!((a.hash(), a.status()), (b.hash(), b.status()));
+                } else {
+                    refused += 1;
+                    if let MoveKind::Capture { squares, .. } = reply.kind()
+                        && squares >> n & 1 == 1
+                    {
+                        assert!(!replies_after_mv.contains(&reply), "{mv:?} then {reply:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        outlived > 1000 && refused > 10,
+        "{outlived} outlived, {refused} refused"
+    );
 }

@@ -175,6 +175,23 @@ pub trait Evaluate: Game {
         false
     }
 
+    /// The root move `mv` narrows, when it is another root move that also
+    /// takes some replies away from the opponent and does nothing else (REBUS:
+    /// a capture with a nomination; its base is the same capture bare). The
+    /// root then skips `mv` where a reply that refuted the base is still
+    /// there after it ([`Evaluate::reply_outlives`]): `mv` is refuted by the
+    /// same line. Default: none.
+    fn root_base(&self, _mv: Self::Move) -> Option<Self::Move> {
+        None
+    }
+
+    /// Whether the opponent's `reply` to `root_base(mv)` is just as legal after
+    /// `mv` (the game is not over there either) and leads to the very position
+    /// it led to after the base. Default: never.
+    fn reply_outlives(&self, _mv: Self::Move, _reply: Self::Move) -> bool {
+        false
+    }
+
     /// A compact code of `mv` for the transposition table. It need not be
     /// injective across positions: the searcher accepts a stored code only if it
     /// equals the code of a move generated in the current position, so a stale or

@@ -1,7 +1,11 @@
 //! The search proper, one [`Worker`] per thread: iterative deepening with
 //! aspiration windows, a principal-variation (negamax alpha-beta) search with
 //! the transposition table, killers, history and optional late-move
-//! reductions, and a quiescence search over the game's noisy moves.
+//! reductions, and a quiescence search over the game's noisy moves. At the
+//! root, a move that only narrows another ([`Evaluate::root_base`]: REBUS, a
+//! nominated capture) follows it: it inherits the reply that refuted it when
+//! that reply outlives the narrowing, and is otherwise searched a ply
+//! shallower first.
 //!
 //! Scores are fail-soft and from the side to move's view. A decided game scores
 //! `±(WIN - ply)` from the root, preferring fast wins and slow losses.
@@ -9,6 +13,8 @@
 //! same quiescence (tested in `tests/search_minimax.rs`).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+
+use ahash::AHashMap;
 
 use crate::core::Status;
 use crate::search::eval::{
@@ -112,6 +118,13 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     /// `null_at[ply]`: the move that led to `ply` was a null move (no two in
     /// a row).
     null_at: Vec<bool>,
+    /// The move that made the last search at ply 1 fail high (the reply that
+    /// refuted the root move under search), if it failed high by a move.
+    refutation: Option<G::Move>,
+    /// This iteration's refuted root moves that other root moves narrow
+    /// ([`Evaluate::root_base`]): each one's refuting reply and score (an
+    /// upper bound).
+    refuted: AHashMap<G::Move, (G::Move, i32)>,
 }
 
 impl<'a, G: Evaluate> Worker<'a, G> {
@@ -142,6 +155,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             root_moves: Vec::new(),
             multipv: 1,
             null_at: vec![false; MAX_PLY + 2],
+            refutation: None,
+            refuted: AHashMap::new(),
         }
     }
 
@@ -348,6 +363,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if self.root_moves.is_empty() {
             return None;
         }
+        self.group_by_base();
 
         let mut completed: Option<Completed<G::Move>> = None;
         let mut depth = start_depth.max(1);
@@ -388,6 +404,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             } else {
                 0
             };
+            self.refuted.clear();
             let score = self.aspiration(depth as i32, prev, margin_now);
             if self.stopped {
                 if std::mem::take(&mut self.superseded)
@@ -487,12 +504,40 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 alpha.max(best.saturating_sub(margin.max(0)))
             };
             let full = i == 0 || (multi && top.len() < self.multipv);
+            // A move that only narrows a refuted one, where the refuting reply
+            // outlives it, is refuted by the same line (the reply leads to the
+            // same position): its score is at most the base's bound, which is
+            // at most `floor`. Exact: plain minimax gives the same.
+            let base = self.pos.root_base(mv);
+            if !full
+                && self.params.refutation_transfer
+                && let Some(&(reply, bound)) = base.and_then(|b| self.refuted.get(&b))
+                && bound <= floor
+                && self.pos.reply_outlives(mv, reply)
+            {
+                let rm = &mut self.root_moves[i];
+                rm.score = bound;
+                rm.exact = false;
+                continue;
+            }
+            // Otherwise a narrowing move is searched shallower first: most
+            // nominations change nothing the opponent wants to do.
+            let reduction = match base {
+                Some(_) if self.params.lmr && depth > self.params.root_narrowing_reduction + 1 => {
+                    self.params.root_narrowing_reduction
+                }
+                _ => 0,
+            };
+            self.refutation = None;
             self.pos.make_move(mv);
             let mut score;
             if full {
                 score = -self.negamax(depth - 1, 1, -beta, -floor, true);
             } else {
-                score = -self.negamax(depth - 1, 1, -floor - 1, -floor, false);
+                score = -self.negamax(depth - 1 - reduction, 1, -floor - 1, -floor, false);
+                if score > floor && reduction > 0 && !self.stopped {
+                    score = -self.negamax(depth - 1, 1, -floor - 1, -floor, false);
+                }
                 if score > floor && score < beta && !self.stopped {
                     score = -self.negamax(depth - 1, 1, -beta, -floor, true);
                 }
@@ -502,6 +547,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 return best;
             }
             let exact = score > floor && score < beta;
+            // A refuted move by a move (not by an early exit at ply 1): what
+            // the moves that narrow it may inherit.
+            if score <= floor
+                && base.is_none()
+                && let Some(reply) = self.refutation
+            {
+                self.refuted.insert(mv, (reply, score));
+            }
             if multi && exact {
                 // The last search of an exact move was a PV search: its line
                 // is in `pv[1]`.
@@ -529,6 +582,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let best_move = self.root_moves.remove(best_index);
         self.root_moves.sort_by_key(|r| std::cmp::Reverse(r.score));
         self.root_moves.insert(0, best_move);
+        self.group_by_base();
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha {
@@ -541,6 +595,52 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             .tt
             .store(self.pos.hash(), Some(code), best, depth, bound, 0);
         best
+    }
+
+    /// Moves each root move that others narrow ([`Evaluate::root_base`]) to
+    /// just before the first of them (the first move stays first), so that
+    /// the pass has searched it, and knows its refutation, when it gets to
+    /// them. Otherwise the order stays.
+    fn group_by_base(&mut self) {
+        if self.root_moves.len() < 3 {
+            return;
+        }
+        let bases: Vec<Option<G::Move>> = self
+            .root_moves
+            .iter()
+            .map(|r| self.pos.root_base(r.mv))
+            .collect();
+        if bases.iter().all(Option::is_none) {
+            return;
+        }
+        let index: AHashMap<G::Move, usize> = self
+            .root_moves
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.mv, i))
+            .collect();
+        let mut order = Vec::with_capacity(self.root_moves.len());
+        let mut placed = vec![false; self.root_moves.len()];
+        placed[0] = true;
+        order.push(0);
+        for i in 1..self.root_moves.len() {
+            if placed[i] {
+                continue;
+            }
+            if let Some(&j) = bases[i].as_ref().and_then(|b| index.get(b))
+                && !placed[j]
+            {
+                placed[j] = true;
+                order.push(j);
+            }
+            placed[i] = true;
+            order.push(i);
+        }
+        let mut old: Vec<Option<RootMove<G::Move>>> = std::mem::take(&mut self.root_moves)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.root_moves = order.into_iter().filter_map(|i| old[i].take()).collect();
     }
 
     fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
@@ -642,6 +742,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     }
                     if score >= beta {
                         bound = Bound::Lower;
+                        if ply == 1 {
+                            // The reply that refutes the root move.
+                            self.refutation = Some(sm.mv);
+                        }
                         if !sm.noisy {
                             self.reward_quiet(&list[..i], sm.mv, side, ply, depth);
                         }

@@ -87,6 +87,15 @@ pub struct SearchParams {
     /// failing high ends the node (0: off).
     pub null_min_depth: i32,
     pub null_reduction: i32,
+    /// A root move that narrows another ([`Evaluate::root_base`]: REBUS, a
+    /// capture with a nomination) and cannot inherit its refutation is
+    /// searched this many plies shallower first, and again at full depth if
+    /// it then beats the best so far (with `lmr` only).
+    pub root_narrowing_reduction: i32,
+    /// A narrowing root move whose base was refuted by a reply that outlives
+    /// it ([`Evaluate::reply_outlives`]) takes the base's bound unsearched
+    /// (exact: tests switch it off to compare).
+    pub refutation_transfer: bool,
 }
 
 impl SearchParams {
@@ -104,6 +113,8 @@ impl SearchParams {
         rfp_margin: 0,
         null_min_depth: 0,
         null_reduction: 2,
+        root_narrowing_reduction: 1,
+        refutation_transfer: true,
     };
 
     /// The defaults for game `G`: [`SearchParams::DEFAULT`] shaped by the

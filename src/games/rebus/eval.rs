@@ -36,7 +36,7 @@ use crate::games::rebus::evalparams::{
     RebusHints, RebusWeights, SQUARE, STAR1, TEMPO, THREATENED,
 };
 use crate::games::rebus::locks::covered_edges;
-use crate::games::rebus::square::Squares;
+use crate::games::rebus::square::{Squares, bit};
 use crate::games::rebus::tile::{Owner, STAR};
 use crate::games::rebus::{Move, MoveKind, Position, WINNING_COUNT};
 
@@ -251,6 +251,40 @@ impl Evaluate for Position {
 
     fn generate_noisy_moves(&self, moves: &mut Vec<Move>, params: &EvalParams, at: ListAt) {
         self.search_noisy_moves(moves, exact_list(params, at));
+    }
+
+    /// A nominated capture narrows the same capture bare: the nomination only
+    /// protects one more square during the opponent's next turn (RULES §2.5).
+    fn root_base(&self, mv: Move) -> Option<Move> {
+        match mv.kind() {
+            MoveKind::Capture {
+                symbol,
+                squares,
+                nominee: Some(_),
+            } => Some(Move::capture(symbol, squares, None)),
+            _ => None,
+        }
+    }
+
+    /// After the nominated capture, the protection is that of the bare one
+    /// plus the nominee, and nothing else differs: a capture that neither
+    /// targets nor chains through the nominee is still legal, so the opponent
+    /// still has a capture and the game goes on; a pass was the opponent's
+    /// only turn after the bare capture and still is. Either replaces the
+    /// protection, so the two lines meet. (A lock may not be: if the nominee
+    /// was the opponent's only target, the game can end by no captures.)
+    fn reply_outlives(&self, mv: Move, reply: Move) -> bool {
+        let MoveKind::Capture {
+            nominee: Some(n), ..
+        } = mv.kind()
+        else {
+            return false;
+        };
+        match reply.kind() {
+            MoveKind::Capture { squares, .. } => squares & bit(n) == 0,
+            MoveKind::Pass => true,
+            MoveKind::Lock { .. } | MoveKind::Yield => false,
+        }
     }
 
     /// Bare captures (no nomination) that take two or more squares, an
