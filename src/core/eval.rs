@@ -175,12 +175,12 @@ pub trait Evaluate: Game {
         false
     }
 
-    /// The root move `mv` narrows, when it is another root move that also
-    /// takes some replies away from the opponent and does nothing else (REBUS:
-    /// a capture with a nomination; its base is the same capture bare). The
-    /// root then skips `mv` where a reply that refuted the base is still
-    /// there after it ([`Evaluate::reply_outlives`]): `mv` is refuted by the
-    /// same line. Default: none.
+    /// The move `mv` narrows (its base), when `mv` is that move plus
+    /// something that only takes replies away from the opponent (REBUS: a
+    /// capture with a nomination; its base is the same capture bare). The
+    /// root searches the base first and skips `mv` where a reply that refuted
+    /// the base is still there after it ([`Evaluate::reply_outlives`]): `mv`
+    /// is refuted by the same line. Default: none.
     fn root_base(&self, _mv: Self::Move) -> Option<Self::Move> {
         None
     }

@@ -269,8 +269,9 @@ impl Evaluate for Position {
     /// After the nominated capture, the protection is that of the bare one
     /// plus the nominee, and nothing else differs: a capture that neither
     /// targets nor chains through the nominee is still legal, so the opponent
-    /// still has a capture and the game goes on; a pass was the opponent's
-    /// only turn after the bare capture and still is. Either replaces the
+    /// still has a capture and the game goes on; a pass means it had no
+    /// capture after the bare one, so it has none after the nominated one
+    /// either, and the game goes on as it did there. Either replaces the
     /// protection, so the two lines meet. (A lock may not be: if the nominee
     /// was the opponent's only target, the game can end by no captures.)
     fn reply_outlives(&self, mv: Move, reply: Move) -> bool {
