@@ -67,6 +67,8 @@ struct RootMove<M> {
     /// Multi-PV only: the line of the last exact search of this move (the move
     /// first); empty otherwise.
     pv: Vec<M>,
+    /// The root move this one narrows ([`Evaluate::root_base`]).
+    base: Option<M>,
 }
 
 /// What a worker tells its caller after an iteration.
@@ -358,6 +360,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 score: -INFINITY,
                 exact: false,
                 pv: Vec::new(),
+                base: self.pos.root_base(list[i].mv),
             })
             .collect();
         if self.root_moves.is_empty() {
@@ -508,9 +511,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             // outlives it, is refuted by the same line (the reply leads to the
             // same position): its score is at most the base's bound, which is
             // at most `floor`. Exact: plain minimax gives the same.
-            let base = self.pos.root_base(mv);
+            let base = self.root_moves[i].base;
             if !full
-                && self.params.refutation_transfer
                 && let Some(&(reply, bound)) = base.and_then(|b| self.refuted.get(&b))
                 && bound <= floor
                 && self.pos.reply_outlives(mv, reply)
@@ -605,12 +607,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if self.root_moves.len() < 3 {
             return;
         }
-        let bases: Vec<Option<G::Move>> = self
-            .root_moves
-            .iter()
-            .map(|r| self.pos.root_base(r.mv))
-            .collect();
-        if bases.iter().all(Option::is_none) {
+        if self.root_moves.iter().all(|r| r.base.is_none()) {
             return;
         }
         let index: AHashMap<G::Move, usize> = self
@@ -627,7 +624,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             if placed[i] {
                 continue;
             }
-            if let Some(&j) = bases[i].as_ref().and_then(|b| index.get(b))
+            if let Some(&j) = self.root_moves[i].base.as_ref().and_then(|b| index.get(b))
                 && !placed[j]
             {
                 placed[j] = true;

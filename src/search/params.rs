@@ -92,10 +92,6 @@ pub struct SearchParams {
     /// searched this many plies shallower first, and again at full depth if
     /// it then beats the best so far (with `lmr` only).
     pub root_narrowing_reduction: i32,
-    /// A narrowing root move whose base was refuted by a reply that outlives
-    /// it ([`Evaluate::reply_outlives`]) takes the base's bound unsearched
-    /// (exact: tests switch it off to compare).
-    pub refutation_transfer: bool,
 }
 
 impl SearchParams {
@@ -114,7 +110,6 @@ impl SearchParams {
         null_min_depth: 0,
         null_reduction: 2,
         root_narrowing_reduction: 1,
-        refutation_transfer: true,
     };
 
     /// The defaults for game `G`: [`SearchParams::DEFAULT`] shaped by the
