@@ -691,7 +691,7 @@ impl Solver {
                 i64::MAX
             } else {
                 let (x, y) = mv.vertex();
-                mv.claim().map_or(0, |r| r.area() as i64) * 1_000_000 + spoil[y * n + x]
+                i64::from(gain(mv)) * 1_000_000 + spoil[y * n + x]
             };
             (key, mv)
         }));
@@ -777,27 +777,18 @@ impl Solver {
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.order(&masks, mover, b.n, tt_move, &mut list);
         let alpha0 = alpha;
-        if ply < self.probe_plies && self.limit == u64::MAX && list.len() > 1 {
-            for &(_, mv) in &list {
-                self.limit = self.nodes + self.probe_budget;
-                let v = self.child(b, mv, alpha, beta, ply);
-                self.limit = u64::MAX;
-                if self.aborted {
-                    self.aborted = false;
-                    self.aborts += 1;
-                    continue;
-                }
-                if v >= beta {
-                    self.lists[ply] = list;
-                    let work = (64 - (self.nodes - start).leading_zeros()) as u8;
-                    self.store(key, v, open, Some(pack_move(sym_move(s, mv, b.n))), work);
-                    return v;
-                }
-            }
-        }
-        let mut best = -open - 1;
-        let mut best_move = None;
-        for &(_, mv) in &list {
+        // A probe that proves a cutoff ends the node as the full search would.
+        let cut = if ply < self.probe_plies && self.limit == u64::MAX && list.len() > 1 {
+            self.probe_for_cut(b, &list, alpha, beta, ply)
+        } else {
+            None
+        };
+        let (mut best, mut best_move) = match cut {
+            Some((v, mv)) => (v, Some(mv)),
+            None => (-open - 1, None),
+        };
+        let full = if cut.is_some() { 0 } else { list.len() };
+        for &(_, mv) in &list[..full] {
             let v = self.child(b, mv, alpha, beta, ply);
             if self.aborted {
                 self.lists[ply] = list;
@@ -826,6 +817,31 @@ impl Solver {
         let code = best_move.map(|mv| pack_move(sym_move(s, mv, b.n)));
         self.store(key, lo, hi, code, work);
         best
+    }
+
+    /// Each move of `list` searched with at most the probe budget of nodes
+    /// ([`PROBE_PLIES`]): the first that fails high, with its value. A probe
+    /// that runs out of nodes is dropped.
+    fn probe_for_cut(
+        &mut self,
+        b: &mut Board,
+        list: &[(i64, Move)],
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<(i32, Move)> {
+        for &(_, mv) in list {
+            self.limit = self.nodes + self.probe_budget;
+            let v = self.child(b, mv, alpha, beta, ply);
+            self.limit = u64::MAX;
+            if self.aborted {
+                self.aborted = false;
+                self.aborts += 1;
+            } else if v >= beta {
+                return Some((v, mv));
+            }
+        }
+        None
     }
 
     /// The value of `mv` for the side to move of `b` (at `ply`) within
