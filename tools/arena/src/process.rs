@@ -222,7 +222,7 @@ impl EngineProcess {
 
     /// The handshake of a fresh process: `protocol_version` (timed: the round
     /// trip of a command that needs no thought), then `name` and `version`
-    /// (either may be refused). Returns the engine's id (`tessera 0.1.0`) and
+    /// (either may be refused). Returns the engine's id (`tessera 0.2.0`) and
     /// the round trip.
     pub fn handshake(&mut self, timeout: Duration) -> Result<(String, Duration), ProcessError> {
         let deadline = Instant::now() + timeout;

@@ -253,7 +253,7 @@ pub struct GameReport {
     /// Move times of the first and the second player.
     #[serde(default)]
     pub times: [MoveTimes; 2],
-    /// The players' ids from their handshakes (`tessera 0.1.0`).
+    /// The players' ids from their handshakes (`tessera 0.2.0`).
     #[serde(default)]
     pub ids: [Option<String>; 2],
 }

@@ -180,7 +180,7 @@ fn a_failed_handshake_loses_and_latency_is_reported() {
     }
     // The good engine's id and handshake are known; the table shows them.
     let e = &s["engines"][0];
-    assert_eq!(e["id"], "tessera 0.1.0", "{e}");
+    assert_eq!(e["id"], "tessera 0.2.0", "{e}");
     assert!(e["latency"]["mean_handshake_ms"].is_number(), "{e}");
-    assert!(table.contains("id tessera 0.1.0; handshake"), "{table}");
+    assert!(table.contains("id tessera 0.2.0; handshake"), "{table}");
 }
