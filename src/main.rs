@@ -202,6 +202,10 @@ fn run_protocol(init: &[String]) -> ExitCode {
             eprintln!("tessera: --init '{line}': {}", reply.trim_end());
             return ExitCode::FAILURE;
         }
+        // `--init quit` ends the program there, as `quit` on stdin would.
+        if engine.should_quit() {
+            return ExitCode::SUCCESS;
+        }
     }
     // The first move's table is allocated now, not on its clock.
     engine.prepare();

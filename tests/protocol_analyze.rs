@@ -265,11 +265,11 @@ fn library_streamed_errors_are_plain_replies() {
     for (cmd, want) in [
         (
             "analyze 0",
-            "? syntax error: analyze: '0' is not an interval (1 to 360000 centiseconds)\n\n",
+            "? syntax error: analyze interval: '0' is out of range (1 to 360000 centiseconds)\n\n",
         ),
         (
             "4 analyze 1 x",
-            "?4 syntax error: analyze: 'x' is not a number of moves (1 to 20)\n\n",
+            "?4 syntax error: analyze moves: 'x' is not a whole number (1 to 20)\n\n",
         ),
         (
             "analyze w",
@@ -281,7 +281,7 @@ fn library_streamed_errors_are_plain_replies() {
         ),
         (
             "analyze black 10 2 1",
-            "? syntax error: usage: analyze [colour] [interval] [moves] (got '10 2 1')\n\n",
+            "? syntax error: usage: analyze [colour] [interval] [moves] (got 'black 10 2 1')\n\n",
         ),
         (
             "genmove_analyze white",
@@ -370,21 +370,29 @@ impl Drop for Tessera {
 }
 
 #[test]
-fn binary_analysis_ends_on_a_newline() {
+fn binary_analysis_ends_on_the_next_command_not_on_a_blank_line() {
     let mut t = Tessera::start();
     assert_eq!(t.reply("boardsize 8"), "=");
     assert_eq!(t.reply("play b D4"), "=");
     let board = t.reply("showboard");
     t.send("7 analyze 10\n");
     assert_eq!(t.line(), "=7");
-    // Three lines of the stream, then a bare newline (Enter) ends it; a blank
-    // line gets no reply of its own.
+    // Three lines of the stream, then a blank line and a comment: no input at
+    // all, so the stream goes on (three more lines, none the empty line that
+    // would end it); then `stop` ends it and is answered after it.
     let mut seen = Vec::new();
     for _ in 0..3 {
         seen.push(t.line());
     }
-    t.send("\n");
+    t.send("\n# a comment\n");
+    for _ in 0..3 {
+        let line = t.line();
+        assert!(!line.is_empty(), "a blank line ended the analysis");
+        seen.push(line);
+    }
+    t.send("stop\n");
     seen.extend(t.rest());
+    assert_eq!(t.rest(), vec!["=".to_string()]);
     let lines: Vec<Line> = seen
         .iter()
         .map(|l| parse_line(l).unwrap_or_else(|e| panic!("{e}")))

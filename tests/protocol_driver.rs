@@ -109,3 +109,129 @@ fn a_line_over_the_cap_is_refused_and_the_next_one_read() {
     );
     assert_eq!(second, "= tessera\n\n");
 }
+
+/// Everything the binary writes on stdout for `script` piped in at once.
+fn binary_output(script: &str) -> String {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn tessera");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = script.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut out)
+        .expect("read replies");
+    writer.join().expect("writer");
+    assert!(child.wait().expect("wait").success());
+    out
+}
+
+/// The same script gives the same replies every time: blank lines and
+/// comments are no input, and a `stop` after a command whose answer does not
+/// depend on time (perft, list_moves, a search under `limit`, `level random`)
+/// changes nothing. Each script is piped in whole, 50 times.
+#[test]
+fn scripts_with_blank_lines_comments_and_stop_reply_the_same_every_time() {
+    let scripts = [
+        "boardsize 4\nperft 1\nstop\n",
+        "game rebus\nperft 1\n\n",
+        "perft 1\n\nperft 1\n",
+        "list_moves\nstop\n",
+        "boardsize 6\n# a comment\n\nlimit depth 3\ngenmove b\nstop\n\ngenmove w\n  \t \nlist_moves\nstop\nshowboard\nperft 2\n\nstop\nfinal_score\n",
+        "boardsize 8\nlevel random\nsetoption seed 7\ngenmove b\nstop\ngenmove w\nstop\n\nshowboard\n",
+        "game rebus\nlimit nodes 3000\ngenmove red\nstop\n\nperft 1\nstop\nposition\n# end\n",
+        "stop\n\nstop\nname\n12 perft 2\n13 stop\n",
+    ];
+    for script in scripts {
+        let first = binary_output(script);
+        assert!(!first.contains("interrupted"), "{script:?}: {first}");
+        for run in 1..50 {
+            let again = binary_output(script);
+            assert_eq!(again, first, "{script:?}: run {run} differs");
+        }
+    }
+}
+
+/// A `stop` is meant for the newest search read before it: it ends that one
+/// (here, a search of a thousand seconds) even when other commands come
+/// between. (That it reaches no later search is tested in the driver's own
+/// unit tests, which can look at the stop flag.)
+#[test]
+fn a_stop_ends_the_newest_search_before_it() {
+    let got =
+        drive("move_time 1000\ngenmove b\nname\nstop\nmove_time 0.05\ngenmove w\ngame_status\n")
+            .expect("the stop ended the first search, the second one ended on its clock");
+    let replies: Vec<&str> = got.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 7, "{got}");
+    assert!(
+        replies[1].starts_with("= ") && replies[1].len() > 3,
+        "{got}"
+    );
+    assert_eq!(replies[2..5], ["= tessera", "=", "="]);
+    assert!(replies[5].starts_with("= "), "{got}");
+    assert_eq!(replies[6], "= ongoing");
+}
+
+/// `--init` commands run before stdin is read: their replies are not printed,
+/// a refused one ends the program with status 1 and its message, and `quit`
+/// ends it there (stdin left open: it is never read).
+#[test]
+fn init_commands_run_first_and_quit_ends_the_program() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let tessera = |init: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
+        for i in init {
+            cmd.arg("--init").arg(i);
+        }
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn tessera")
+    };
+    let mut child = tessera(&["game rebus", "quit"]);
+    let (tx, rx) = mpsc::channel();
+    let mut stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        let mut out = String::new();
+        let _ = stdout.read_to_string(&mut out);
+        let _ = tx.send(out);
+    });
+    let out = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("--init quit ended the program with stdin still open");
+    assert_eq!(out, "");
+    assert!(child.wait().expect("wait").success());
+
+    let mut child = tessera(&["game rebus", "level easy"]);
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"game\nlevel\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("output");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "= rebus\n\n= easy\n\n");
+
+    let out = tessera(&["boardsize 99"]).wait_with_output().expect("output");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--init 'boardsize 99': ? unacceptable size: 99"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

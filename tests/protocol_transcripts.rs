@@ -8,6 +8,10 @@
 //!
 //! Beyond the text, every command answered with `?` must leave the engine's
 //! state exactly as it was (its fingerprint before = after).
+//!
+//! After a change of replies made on purpose, `TESSERA_BLESS=1 cargo test
+//! --release --test all transcripts` writes the replies the engine gives now
+//! into the files (comments kept); review the diff before committing it.
 
 use std::fs;
 use std::path::Path;
@@ -16,13 +20,21 @@ use tessera::protocol::Engine;
 fn replay(path: &Path) -> Result<(), String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut engine = Engine::new();
-    let mut steps: Vec<(String, String)> = Vec::new();
+    // (command, expected output, the comment lines after it)
+    let mut steps: Vec<(String, String, String)> = Vec::new();
     for line in text.split_inclusive('\n') {
         if line.starts_with(";;") {
+            if let Some(last) = steps.last_mut() {
+                last.2.push_str(line);
+            }
             continue;
         }
         if let Some(cmd) = line.strip_prefix("> ") {
-            steps.push((cmd.trim_end_matches('\n').to_string(), String::new()));
+            steps.push((
+                cmd.trim_end_matches('\n').to_string(),
+                String::new(),
+                String::new(),
+            ));
         } else if let Some(last) = steps.last_mut() {
             last.1.push_str(line);
         } else if !line.trim().is_empty() {
@@ -32,9 +44,16 @@ fn replay(path: &Path) -> Result<(), String> {
             ));
         }
     }
-    for (n, (cmd, expected)) in steps.iter().enumerate() {
+    let bless = std::env::var_os("TESSERA_BLESS").is_some();
+    let mut blessed = String::new();
+    for (n, (cmd, expected, comments)) in steps.iter().enumerate() {
         let before = engine.fingerprint();
         let got = engine.handle_line(cmd).unwrap_or_default();
+        if bless {
+            // The comments written before the next command stay before it.
+            blessed.push_str(&format!("> {cmd}\n{got}{comments}"));
+            continue;
+        }
         if &got != expected {
             return Err(format!(
                 "{} step {} `{cmd}`:\n--- expected\n{expected}--- got\n{got}---",
@@ -49,6 +68,13 @@ fn replay(path: &Path) -> Result<(), String> {
                 n + 1
             ));
         }
+    }
+    if bless {
+        let head: String = text
+            .split_inclusive('\n')
+            .take_while(|l| !l.starts_with("> "))
+            .collect();
+        fs::write(path, head + &blessed).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }

@@ -43,10 +43,7 @@ fn wrong_arguments_quote_the_table_usage() {
         let (line, expected) = if cmd.usage.is_empty() {
             (
                 format!("{} 1", cmd.name),
-                format!(
-                    "? syntax error: {} takes no arguments, got '1'\n\n",
-                    cmd.name
-                ),
+                format!("? syntax error: usage: {} (got '1')\n\n", cmd.name),
             )
         } else if cmd.usage.starts_with('<') {
             (

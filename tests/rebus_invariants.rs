@@ -111,3 +111,31 @@ fn yield_is_made_and_unmade() {
     p.unmake_move(Move::YIELD);
     assert_eq!(p, before);
 }
+
+/// `count_moves_capped` is the exact count when it is at most the cap, and
+/// above the cap otherwise, over random games and on a huge cluster (640
+/// million moves) where it must stop early.
+#[test]
+fn capped_counts_are_exact_up_to_the_cap() {
+    let mut checked = 0;
+    for seed in 0..4 {
+        rebus_games::play(&Position::random(seed), 7 + seed, 120, |p, _| {
+            let n = p.count_moves();
+            for cap in [0, 1, n.saturating_sub(1), n, n + 1, 100_000] {
+                let got = p.count_moves_capped(cap);
+                if n <= cap {
+                    assert_eq!(got, n, "cap {cap}");
+                } else {
+                    assert!(got > cap, "cap {cap}: {got} of {n}");
+                }
+            }
+            checked += 1;
+        });
+    }
+    assert!(checked > 200, "{checked}");
+    let cluster = Position::from_position_string(
+        "gHgFgXgHgFgXgHgFgX/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWbWbW/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP/rPrPrPrPrPrPrPrPrP red - -",
+    )
+    .expect("position");
+    assert!(cluster.count_moves_capped(100_000) > 100_000);
+}

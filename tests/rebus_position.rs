@@ -148,6 +148,11 @@ fn validation_says_what_and_where() {
         six = replace_square(&six, r, f, "bS");
     }
     assert_eq!(error(&six), "Blue has 6 active Stars");
+    // The side is case-insensitive, like colours everywhere.
+    for side in [" RED ", " Red ", " rEd "] {
+        let upper = Position::from_position_string(&STANDARD.replace(" red ", side));
+        assert_eq!(upper.expect("reads").position_string(), STANDARD);
+    }
     // Totals are not required: a position after captures is fine.
     let ok = replace_square(STANDARD, 4, 2, "rS(gH)");
     assert!(Position::from_position_string(&ok).is_ok());

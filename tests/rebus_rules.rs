@@ -551,18 +551,34 @@ fn the_turn_limit_ends_and_scores_the_game() {
 #[test]
 fn move_syntax_errors_quote_the_input() {
     let p = Position::standard();
-    for bad in [
-        "d3yd5",
-        "",
-        "d3x",
-        "j1xa2",
-        "d3xd5+",
-        "c3L4",
-        "passs",
-        "d3xd5+c2+c3",
+    // Each malformed move says why, quoting what was typed.
+    for (bad, reason) in [
+        ("d3yd5", "not a REBUS move: a capture (d3xd5"),
+        ("", "not a REBUS move"),
+        ("K10", "not a REBUS move"),
+        ("d3-d5", "not a REBUS move"),
+        ("passs", "not a REBUS move"),
+        ("d3x", "a square is missing"),
+        (
+            "j1xa2",
+            "the attacker: j1 is off the 9x9 board (files a to i, ranks 1 to 9)",
+        ),
+        ("d3xj5", "j5 is off the 9x9 board"),
+        ("D3Xd0", "d0 is off the 9x9 board"),
+        ("d3xd5+", "the nomination: a square is missing"),
+        ("d3xd5+c2+c3", "the nomination: 'c2+c3' is not a square"),
+        ("c3L4", "a lock is a 2x2 or 3x3 block (c3L2, c3L3), not '4'"),
+        ("z1L2", "z1 is off the 9x9 board"),
+        ("d3xé5", "not a REBUS move"),
     ] {
         match p.parse_move(bad) {
-            Err(MoveError::Syntax(m)) => assert_eq!(m, format!("could not parse move '{bad}'")),
+            Err(MoveError::Syntax(m)) => {
+                assert!(
+                    m.starts_with(&format!("could not parse move '{bad}': ")),
+                    "{m}"
+                );
+                assert!(m.contains(reason), "{bad}: {m}");
+            }
             other => panic!("{bad}: {other:?}"),
         }
     }

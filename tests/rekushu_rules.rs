@@ -311,18 +311,36 @@ fn notation_forms() {
             other => panic!("{bad:?}: {other:?}"),
         }
     }
-    assert_eq!(
-        b.parse_move("z99"),
-        Err(MoveError::Syntax(
-            "could not parse move 'z99': Z99 is off the 20x20 board".into()
-        ))
-    );
-    assert_eq!(
-        b.parse_move("A1:A1-U3"),
-        Err(MoveError::Syntax(
-            "could not parse move 'A1:A1-U3': U3 is off the 20x20 board".into()
-        ))
-    );
+    // Off the board, however far: the column or the row, with the range.
+    for (text, why) in [
+        ("z99", "column Z is off the 20x20 board (columns A to T)"),
+        (
+            "A1:A1-U3",
+            "column U is off the 20x20 board (columns A to T)",
+        ),
+        ("A0", "row 0 is off the 20x20 board (rows 1 to 20)"),
+        ("A21", "row 21 is off the 20x20 board (rows 1 to 20)"),
+        (
+            "K99999999999999999999",
+            "row 99999999999999999999 is off the 20x20 board (rows 1 to 20)",
+        ),
+        (
+            "garbage",
+            "'garbage' is not a vertex (a column letter A to T, then a row 1 to 20: K10)",
+        ),
+        (
+            "K10:C3",
+            "the claim 'C3' is not two corners joined by '-' (K10:C3-K10)",
+        ),
+    ] {
+        assert_eq!(
+            b.parse_move(text),
+            Err(MoveError::Syntax(format!(
+                "could not parse move '{text}': {why}"
+            ))),
+            "{text}"
+        );
+    }
     let big = Board::new(26).unwrap();
     assert_eq!(big.parse_move("z26"), Ok(Move::place(25, 25)));
     assert_eq!(big.format_move(Move::place(25, 25)), "Z26");

@@ -54,6 +54,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         moves.len() as u64
     }
 
+    /// [`Game::count_moves`] when it is at most `cap`; otherwise any number
+    /// above `cap`. Games whose lists can be huge override it to stop
+    /// counting once past `cap`.
+    fn count_moves_capped(&self, _cap: u64) -> u64 {
+        self.count_moves()
+    }
+
     /// [`Game::generate_moves`] for a list that may take long to make (a REBUS
     /// cluster has millions of chain sets): the game asks `keep_going` now and
     /// then, and once it answers false stops early with part of the list and
@@ -65,11 +72,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     ) -> bool {
         self.generate_moves(moves);
         true
-    }
-
-    /// [`Game::count_moves`], likewise: `None` once `keep_going` answered false.
-    fn count_moves_until(&self, _keep_going: &mut dyn FnMut() -> bool) -> Option<u64> {
-        Some(self.count_moves())
     }
 }
 

@@ -1,10 +1,21 @@
 //! The streaming driver: the protocol loop over any input and output. One reply
 //! per command, flushed at once, until `quit` or the end of input. A reader
-//! thread reads ahead, so that a `stop` line can interrupt a running search or
-//! enumeration and any line can end a streamed analysis; bytes that are not
-//! UTF-8 are read lossily, and a line longer than [`MAX_LINE_BYTES`] is refused
-//! without being held. The binary runs it on stdin and stdout; tests run it on
-//! byte buffers.
+//! thread reads ahead, so that a `stop` line can end the search it follows and
+//! a command line can end a streamed analysis; bytes that are not UTF-8 are
+//! read lossily, and a line longer than [`MAX_LINE_BYTES`] is refused without
+//! being held. The binary runs it on stdin and stdout; tests run it on byte
+//! buffers.
+//!
+//! The same input gives the same replies, however fast it arrives:
+//! - a line with no command (blank, or a comment) is no input at all: it is
+//!   not answered, and it neither stops nor ends anything;
+//! - `stop` is meant for the newest search command read before it (a line
+//!   the protocol calls [`LineKind::Search`]), and for nothing else: if that
+//!   search is running or still waiting its turn, the stop flag is raised for
+//!   it, at once or as it starts; a stop read after it was answered does
+//!   nothing. The searches themselves decide what the flag may change: only
+//!   those whose answer is what they found when stopped (a move on the clock,
+//!   a streamed analysis) listen to it.
 //!
 //! What a line means is the protocol's business: the driver asks a
 //! [`Frontend`] whether a line searches or stops, and for the reply.
@@ -23,13 +34,16 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// What a line read ahead means to the command running now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineKind {
-    /// A command that searches or enumerates, and so may run long: a `stop`
-    /// read while it runs or waits its turn stops it.
+    /// A command that searches, and so may run long: a `stop` read after it,
+    /// while it runs or waits its turn, is meant for it.
     Search,
     /// `stop`.
     Stop,
-    /// Anything else (a blank line too).
+    /// Any other command.
     Other,
+    /// No command at all: a blank line or a comment. Never answered; never
+    /// counts as input.
+    Blank,
 }
 
 /// The protocol as the driver sees it.
@@ -111,28 +125,47 @@ fn send(out: &Mutex<impl Write>, text: &str) -> bool {
         .is_ok()
 }
 
+/// Which search a `stop` is meant for: searches are numbered 1, 2, … in the
+/// order they were read.
+#[derive(Default)]
+struct Stops {
+    /// The number of the newest search read.
+    read: u64,
+    /// Every search up to this number has been answered.
+    answered: u64,
+    /// The search running now.
+    running: Option<u64>,
+    /// The search a `stop` was read for, not yet answered.
+    target: Option<u64>,
+}
+
 /// What the reader thread shares with the loop.
 #[derive(Default)]
 struct Shared {
-    /// Search commands read but not yet answered. The reader sets the stop
-    /// flag only while one is pending, and the loop clears it when the last
-    /// one is answered, both under this lock: a `stop` read just as a search
-    /// ends can never stop the next one.
-    pending: Mutex<usize>,
-    /// Lines read by the reader, and taken by the loop: more read than taken
-    /// means the controller has sent another line (blank or not) since the
-    /// command now running.
+    /// Under this lock the reader marks a search as stopped and the loop
+    /// starts and ends searches, so a `stop` reaches exactly the search it
+    /// was meant for, never the next one.
+    stops: Mutex<Stops>,
+    /// Command lines read by the reader, and taken by the loop: more read
+    /// than taken means the controller has sent another command since the one
+    /// running now. Lines with no command are not counted.
     read: AtomicU64,
     taken: AtomicU64,
     closed: AtomicBool,
-    /// Blank lines read, and how many had been read when the command running
-    /// now was taken: one more interrupts a long enumeration.
-    blanks: AtomicU64,
-    blanks_before: AtomicU64,
 }
 
+impl Shared {
+    fn stops(&self) -> std::sync::MutexGuard<'_, Stops> {
+        self.stops.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One line as the reader passes it on: what it read, when, what the line
+/// is, and a search's number.
+type Read = (io::Result<ReadLine>, Instant, LineKind, u64);
+
 /// Runs the protocol loop: lines from `input`, replies (streamed ones a piece at
-/// a time) to `output`. The engine's reply sink and input probes are set here.
+/// a time) to `output`. The engine's reply sink and input probe are set here.
 pub fn run<F, R, W>(engine: &mut Engine, frontend: &mut F, input: R, output: W) -> Ended
 where
     F: Frontend + Clone + Send + 'static,
@@ -150,12 +183,6 @@ where
     }
     {
         let s = Arc::clone(&shared);
-        engine.set_interrupt(Box::new(move || {
-            s.blanks.load(Ordering::SeqCst) > s.blanks_before.load(Ordering::SeqCst)
-        }));
-    }
-    {
-        let s = Arc::clone(&shared);
         engine.set_input(Box::new(move || {
             if s.read.load(Ordering::SeqCst) > s.taken.load(Ordering::SeqCst) {
                 Input::Line
@@ -168,8 +195,8 @@ where
     }
     // Each line as read, with the moment it was read (a search's time counts
     // from then, as the controller's clock does, unless an earlier command
-    // still ran) and the blank lines read before it.
-    let (tx, rx) = mpsc::channel::<(io::Result<ReadLine>, Instant, u64)>();
+    // still ran).
+    let (tx, rx) = mpsc::channel::<Read>();
     let reader_shared = Arc::clone(&shared);
     let stop = engine.stop_flag();
     let classify = frontend.clone();
@@ -178,9 +205,10 @@ where
     // ran (a script piped in) is timed from when its turn came, not from when
     // it was read, so every `genmove` of a script gets its whole time.
     let mut free_since = Instant::now();
-    for (got, read_at, blanks_so_far) in rx {
+    for (got, read_at, kind, search) in rx {
         let at = read_at.max(free_since);
         let line = match got {
+            Ok(ReadLine::Line(_)) if kind == LineKind::Blank => continue,
             Ok(ReadLine::Line(line)) => line,
             Ok(ReadLine::End) => break,
             Ok(ReadLine::TooLong(len)) => {
@@ -194,15 +222,22 @@ where
             Err(e) => return Ended::ReadError(e),
         };
         shared.taken.fetch_add(1, Ordering::SeqCst);
-        shared.blanks_before.store(blanks_so_far, Ordering::SeqCst);
-        let searched = frontend.kind(&line) == LineKind::Search;
-        let reply = frontend.reply(engine, &line, at);
-        if searched {
-            let mut pending = shared.pending.lock().unwrap_or_else(|e| e.into_inner());
-            *pending = pending.saturating_sub(1);
-            if *pending == 0 {
-                engine.clear_stop();
+        if kind == LineKind::Search {
+            let mut stops = shared.stops();
+            stops.running = Some(search);
+            if stops.target == Some(search) {
+                engine.stop_flag().store(true, Ordering::SeqCst);
             }
+        }
+        let reply = frontend.reply(engine, &line, at);
+        if kind == LineKind::Search {
+            let mut stops = shared.stops();
+            stops.running = None;
+            stops.answered = search;
+            if stops.target.is_some_and(|t| t <= search) {
+                stops.target = None;
+            }
+            engine.clear_stop();
         }
         if let Some(reply) = reply
             && !send(&output, &reply)
@@ -218,43 +253,55 @@ where
     Ended::Done
 }
 
-/// The reader thread: reads every line as it comes, counts it, sets the stop
-/// flag for a `stop` while a search is pending, and passes the line on.
+/// The reader thread: reads every line as it comes, counts command lines,
+/// numbers searches, marks the search a `stop` is meant for (raising the stop
+/// flag at once if it runs now), and passes each line on.
 fn read_ahead(
     mut input: impl BufRead,
     shared: &Shared,
     stop: &AtomicBool,
     frontend: &impl Frontend,
-    tx: &mpsc::Sender<(io::Result<ReadLine>, Instant, u64)>,
+    tx: &mpsc::Sender<Read>,
 ) {
     let mut buf = Vec::with_capacity(256);
     loop {
         let got = read_line_capped(&mut input, &mut buf, MAX_LINE_BYTES);
         let at = Instant::now();
-        let blanks_so_far = shared.blanks.load(Ordering::SeqCst);
-        match &got {
+        let (kind, search) = match &got {
             Ok(ReadLine::End) | Err(_) => {
-                let _ = tx.send((got, at, blanks_so_far));
+                let _ = tx.send((got, at, LineKind::Blank, 0));
                 break;
             }
             Ok(ReadLine::TooLong(_)) => {
                 shared.read.fetch_add(1, Ordering::SeqCst);
+                (LineKind::Other, 0)
             }
             Ok(ReadLine::Line(line)) => {
-                // Every line counts, a blank one too (Enter ends an analysis).
-                shared.read.fetch_add(1, Ordering::SeqCst);
-                if line.trim().is_empty() {
-                    shared.blanks.fetch_add(1, Ordering::SeqCst);
+                let kind = frontend.kind(line);
+                if kind != LineKind::Blank {
+                    shared.read.fetch_add(1, Ordering::SeqCst);
                 }
-                let mut pending = shared.pending.lock().unwrap_or_else(|e| e.into_inner());
-                match frontend.kind(line) {
-                    LineKind::Search => *pending += 1,
-                    LineKind::Stop if *pending > 0 => stop.store(true, Ordering::SeqCst),
-                    _ => {}
+                let mut stops = shared.stops();
+                match kind {
+                    LineKind::Search => {
+                        stops.read += 1;
+                        (kind, stops.read)
+                    }
+                    LineKind::Stop => {
+                        // Meant for the newest search read, if not yet answered.
+                        if stops.read > stops.answered {
+                            stops.target = Some(stops.read);
+                            if stops.running == Some(stops.read) {
+                                stop.store(true, Ordering::SeqCst);
+                            }
+                        }
+                        (kind, 0)
+                    }
+                    _ => (kind, 0),
                 }
             }
-        }
-        if tx.send((got, at, blanks_so_far)).is_err() {
+        };
+        if tx.send((got, at, kind, search)).is_err() {
             break;
         }
     }
@@ -310,6 +357,79 @@ mod tests {
         fn too_long(&self, _: usize) -> String {
             "?\n\n".into()
         }
+    }
+
+    /// A frontend whose `slow` search waits (up to ten seconds) for the stop
+    /// flag, and whose `fast` search waits a moment; each records whether
+    /// the flag was up when it ended.
+    #[derive(Clone, Default)]
+    struct StopWatcher {
+        seen: Arc<Mutex<Vec<(String, bool)>>>,
+    }
+
+    impl Frontend for StopWatcher {
+        fn kind(&self, line: &str) -> LineKind {
+            match line.trim() {
+                "slow" | "fast" => LineKind::Search,
+                "stop" => LineKind::Stop,
+                "" => LineKind::Blank,
+                _ => LineKind::Other,
+            }
+        }
+        fn reply(&mut self, engine: &mut Engine, line: &str, _: Instant) -> Option<String> {
+            let line = line.trim().to_string();
+            let flag = engine.stop_flag();
+            let give_up = Instant::now()
+                + std::time::Duration::from_millis(if line == "slow" { 10_000 } else { 50 });
+            while !(line == "slow" && flag.load(Ordering::SeqCst)) && Instant::now() < give_up {
+                std::thread::yield_now();
+            }
+            self.seen
+                .lock()
+                .unwrap()
+                .push((line, flag.load(Ordering::SeqCst)));
+            Some("=\n\n".into())
+        }
+        fn too_long(&self, _: usize) -> String {
+            "?\n\n".into()
+        }
+    }
+
+    /// The stop reaches the newest search read before it, with other lines
+    /// between, and never a search read after it; a blank line stops nothing.
+    #[test]
+    fn a_stop_reaches_exactly_the_search_it_follows() {
+        for script in [
+            "slow\nstop\nfast\n",
+            "slow\nname\n\nstop\nfast\nfast\n",
+            "fast\nslow\nstop\nstop\nfast\n",
+        ] {
+            let mut watcher = StopWatcher::default();
+            let mut engine = Engine::new();
+            run(&mut engine, &mut watcher, script.as_bytes(), Vec::new());
+            let seen = watcher.seen.lock().unwrap().clone();
+            let searches: Vec<&(String, bool)> = seen
+                .iter()
+                .filter(|(l, _)| l == "slow" || l == "fast")
+                .collect();
+            assert!(!searches.is_empty(), "{script:?}");
+            for (line, stopped) in searches {
+                assert_eq!(*stopped, line == "slow", "{script:?}: {seen:?}");
+            }
+        }
+        // A blank line after a search is no input: the search is not stopped.
+        let mut watcher = StopWatcher::default();
+        run(
+            &mut Engine::new(),
+            &mut watcher,
+            &b"fast\n\n\nfast\n"[..],
+            Vec::new(),
+        );
+        let seen = watcher.seen.lock().unwrap().clone();
+        assert_eq!(
+            seen,
+            [("fast".to_string(), false), ("fast".to_string(), false)]
+        );
     }
 
     /// A line read while the command before it still ran is timed from when

@@ -16,6 +16,7 @@
 
 pub mod driver;
 pub mod error;
+pub mod numbers;
 pub mod play;
 pub mod session;
 pub mod settings;
@@ -37,7 +38,7 @@ use crate::search::Searcher;
 use crate::search::eval::Evaluate;
 use play::Searchers;
 use settings::DEFAULT_REKUSHU_SIZE;
-use stream::{Emitter, InputProbe, InterruptProbe, ReplySink, StreamState};
+use stream::{Emitter, InputProbe, ReplySink, StreamState};
 
 /// The game being played.
 // One per engine, rarely moved: boxing the larger board would only add an
@@ -107,10 +108,6 @@ pub struct Io {
     /// now was read: a streamed analysis ends when it has. The default answers
     /// [`Input::Closed`] (no input source, as at the end of input).
     pub input: InputProbe,
-    /// Whether the controller has sent a blank line since the command running
-    /// now was read: that interrupts a long enumeration (`perft`,
-    /// `list_moves`), as `stop` does. The default answers no.
-    pub interrupt: InterruptProbe,
     /// The streamed reply in progress.
     pub stream: StreamState,
 }
@@ -121,7 +118,6 @@ impl Default for Io {
             info_sink: Box::new(|_| {}),
             reply_sink: None,
             input: Box::new(|| Input::Closed),
-            interrupt: Box::new(|| false),
             stream: StreamState::default(),
         }
     }
@@ -286,23 +282,6 @@ impl Engine {
         self.stop.store(false, Ordering::SeqCst);
     }
 
-    /// Whether a long enumeration may go on: no `stop` was read for it, and no
-    /// blank line has come. Other command lines wait their turn (a script may
-    /// send all its commands at once), and so does the end of input: a
-    /// pipeline that closes its input after its last command still gets every
-    /// answer.
-    pub fn keep_going(&self) -> impl FnMut() -> bool + '_ {
-        keep_going(&self.stop, &self.io.interrupt)
-    }
-
-    /// The current game's session and a [`Engine::keep_going`] for it.
-    pub fn game_and_keep_going(&mut self) -> (GameMut<'_>, impl FnMut() -> bool + '_) {
-        (
-            self.game.as_mut(),
-            keep_going(&self.stop, &self.io.interrupt),
-        )
-    }
-
     /// When the command running now arrived: a search counts its time from then.
     pub fn set_received(&mut self, at: Instant) {
         self.received = at;
@@ -327,10 +306,6 @@ impl Engine {
 
     pub fn set_input(&mut self, probe: InputProbe) {
         self.io.input = probe;
-    }
-
-    pub fn set_interrupt(&mut self, probe: InterruptProbe) {
-        self.io.interrupt = probe;
     }
 
     /// True once `quit` was answered.
@@ -367,14 +342,6 @@ impl Engine {
             self.settings.turn_limit
         )
     }
-}
-
-/// [`Engine::keep_going`] over the stop flag and the blank-line probe.
-fn keep_going<'a>(
-    stop: &'a AtomicBool,
-    interrupt: &'a InterruptProbe,
-) -> impl FnMut() -> bool + 'a {
-    move || !stop.load(Ordering::Relaxed) && !interrupt()
 }
 
 /// A Rekushu board of a size already checked to be in range.

@@ -199,6 +199,21 @@ pub fn check_genmove<G: GameText>(
     Ok(side)
 }
 
+/// The stop flag a move's search listens to: the engine's when the move is
+/// chosen on the clock, so that `stop` makes it move now; `never` when its
+/// answer does not depend on time (`limit depth`/`limit nodes`, `level
+/// random`), so that no `stop` can change it.
+fn listened<'s>(
+    settings: &Settings,
+    stop: &'s AtomicBool,
+    never: &'s AtomicBool,
+) -> &'s AtomicBool {
+    match settings.answer_depends_on_time() {
+        true => stop,
+        false => never,
+    }
+}
+
 /// What choosing a move needs besides the session and the searcher.
 struct Mover<'a> {
     settings: &'a mut Settings,
@@ -280,7 +295,9 @@ impl Mover<'_> {
         let side = s.pos.side_to_move();
         let limits = self.settings.limits_for(side, self.received);
         let searcher = searcher(slot, &config);
-        let result = run.search(searcher, &s.pos, &limits, &config, self.stop, self.io);
+        let never = AtomicBool::new(false);
+        let stop = listened(self.settings, self.stop, &never);
+        let result = run.search(searcher, &s.pos, &limits, &config, stop, self.io);
         let summary = format!(
             "depth {} score {} nodes {} time {} ms",
             result.depth,
@@ -299,7 +316,8 @@ impl Mover<'_> {
     ) -> (Option<G::Move>, String) {
         let config = self.settings.config();
         let limits = self.settings.limits_for(pos.side_to_move(), self.received);
-        let stop = self.stop;
+        let never = AtomicBool::new(false);
+        let stop = listened(self.settings, self.stop, &never);
         match reference {
             Reference::Random => {
                 // The move list on the clock (a REBUS cluster has millions).

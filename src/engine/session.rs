@@ -4,17 +4,12 @@
 //! it was.
 
 use super::{CommandError, ErrorKind};
-use crate::core::perft::{perft_divide_until, perft_until};
-use crate::core::{Game, GameText, Side, Status};
+use crate::core::perft::{perft, perft_divide};
+use crate::core::{Game, GameText, MoveError, Side, Status};
 
 /// The most moves `list_moves` answers with (a REBUS same-symbol cluster can
 /// have millions; `perft 1` counts them).
 pub const MAX_LISTED_MOVES: u64 = 100_000;
-
-/// The reply of a long command that `stop` or other input cut short.
-pub fn interrupted(what: &str) -> CommandError {
-    CommandError::refused(format!("{what}: interrupted"))
-}
 
 /// A played move and its canonical text.
 #[derive(Clone, Debug)]
@@ -88,10 +83,15 @@ impl<G: GameText> Session<G> {
     }
 
     /// Parses and plays `text` for `side`; returns the canonical move text.
+    /// Malformed text is a syntax error whoever is to move; a well-formed move
+    /// for the side not to move is illegal for that reason first.
     pub fn play(&mut self, side: Side, text: &str) -> Result<String, CommandError> {
-        self.check_turn(side, text)?;
-        let mv = self.pos.parse_move(text)?;
-        Ok(self.push(mv))
+        let parsed = self.pos.parse_move(text);
+        if let Err(e @ MoveError::Syntax(_)) = parsed {
+            return Err(e.into());
+        }
+        self.check_turn(side, text.trim())?;
+        Ok(self.push(parsed?))
     }
 
     /// Plays a move already known to be legal.
@@ -125,61 +125,35 @@ impl<G: GameText> Session<G> {
         Some(last)
     }
 
-    /// Every legal move of the side to move, canonical, space-separated; an
-    /// error once `keep_going` answers false (`stop` or other input), or when
-    /// there are more than [`MAX_LISTED_MOVES`] (`perft 1` counts those).
-    pub fn list_moves(
-        &self,
-        name: &str,
-        keep_going: &mut dyn FnMut() -> bool,
-    ) -> Result<String, CommandError> {
+    /// Every legal move of the side to move, canonical, space-separated, or
+    /// an error naming `name` when there are more than [`MAX_LISTED_MOVES`]
+    /// (`perft 1` counts those). Exact: it always runs to its answer.
+    pub fn list_moves(&self, name: &str) -> Result<String, CommandError> {
         if self.status() != Status::Ongoing {
             return Ok(String::new());
         }
-        let count = self
-            .pos
-            .count_moves_until(keep_going)
-            .ok_or_else(|| interrupted(name))?;
+        let count = self.pos.count_moves_capped(MAX_LISTED_MOVES);
         if count > MAX_LISTED_MOVES {
             return Err(CommandError::refused(format!(
-                "{name}: {count} legal moves, more than the {MAX_LISTED_MOVES} it lists (perft 1 counts them)"
+                "{name}: more than {MAX_LISTED_MOVES} legal moves, the most it lists (perft 1 counts them)"
             )));
         }
         let mut moves = Vec::with_capacity(count as usize);
-        if !self.pos.generate_moves_until(&mut moves, keep_going) {
-            return Err(interrupted(name));
-        }
-        let mut out = String::with_capacity(moves.len() * 8);
-        for (i, &m) in moves.iter().enumerate() {
-            if i % 256 == 255 && !keep_going() {
-                return Err(interrupted(name));
-            }
-            if i > 0 {
-                out.push(' ');
-            }
-            out.push_str(&self.pos.format_move(m));
-        }
-        Ok(out)
+        self.pos.generate_moves(&mut moves);
+        let texts: Vec<String> = moves.iter().map(|&m| self.pos.format_move(m)).collect();
+        Ok(texts.join(" "))
     }
 
-    /// `perft <depth> [divide]`: the count first, then `move count` lines; an
-    /// error once `keep_going` answers false.
-    pub fn perft(
-        &mut self,
-        depth: u32,
-        divide: bool,
-        keep_going: &mut dyn FnMut() -> bool,
-    ) -> Result<String, CommandError> {
-        let stopped = || interrupted(&format!("perft {depth}"));
+    /// `perft <depth> [divide]`: the count first, then `move count` lines.
+    /// Exact: it always runs to its answer.
+    pub fn perft(&mut self, depth: u32, divide: bool) -> String {
         if self.resigned.is_some() {
-            return Ok("0".into());
+            return "0".into();
         }
         if !divide {
-            return perft_until(&mut self.pos, depth, keep_going)
-                .map(|n| n.to_string())
-                .ok_or_else(stopped);
+            return perft(&mut self.pos, depth).to_string();
         }
-        let rows = perft_divide_until(&mut self.pos, depth, keep_going).ok_or_else(stopped)?;
+        let rows = perft_divide(&mut self.pos, depth);
         let total: u64 = if depth == 0 {
             1
         } else {
@@ -192,6 +166,6 @@ impl<G: GameText> Session<G> {
             out.push(' ');
             out.push_str(&n.to_string());
         }
-        Ok(out)
+        out
     }
 }

@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 use super::error::CommandError;
+use super::numbers::{seconds, whole};
 use crate::core::Side;
 use crate::games::rebus::DEFAULT_TURN_LIMIT;
 use crate::search::levels::hardware_threads;
@@ -105,7 +106,9 @@ pub fn option_infos() -> [OptionInfo; 3] {
         },
         OptionInfo {
             name: "seed",
-            takes: "seed of the randomness of easy and medium, 0 to 2^64-1, or 'default'".into(),
+            takes:
+                "seed of the randomness of easy and medium, 0 to 18446744073709551615, or 'default'"
+                    .into(),
         },
     ]
 }
@@ -188,6 +191,13 @@ impl Settings {
         })
     }
 
+    /// Whether the move `genmove` chooses depends on the time it is given:
+    /// not under `limit depth`/`limit nodes` (a reproducible search), nor at
+    /// `level random` (its draw depends only on the seed and the position).
+    pub fn answer_depends_on_time(&self) -> bool {
+        !self.limits.any() && self.reference != Some(Reference::Random)
+    }
+
     /// After `side` thought for `spent`, keeps its clock running between
     /// `time_left` updates (a controller's `time_left` overrides it).
     pub fn charge(&mut self, side: Side, spent: Duration) {
@@ -240,28 +250,16 @@ impl Settings {
     /// `default` (the level's value).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), CommandError> {
         let default = value.eq_ignore_ascii_case("default");
-        let bad = |range: &str| {
-            CommandError::syntax(format!("setoption {name}: '{value}' is not {range}"))
-        };
-        // `default` clears the override; anything else must be a number in range.
-        let in_range = |lo: usize, hi: usize| -> Result<Option<usize>, CommandError> {
-            if default {
-                return Ok(None);
-            }
-            let v = value.parse().ok().filter(|v| (lo..=hi).contains(v));
-            v.map(Some).ok_or_else(|| bad(&format!("{lo} to {hi}")))
-        };
+        let what = format!("setoption {name}");
         let o = &mut self.overrides;
+        // `default` clears the override; anything else must be a number in range.
         match name.to_ascii_lowercase().as_str() {
-            "threads" => o.threads = in_range(1, MAX_THREADS)?,
-            "hash" => o.hash_mb = in_range(1, MAX_HASH_MB)?,
-            "seed" => {
-                o.seed = if default {
-                    None
-                } else {
-                    Some(value.parse().map_err(|_| bad("a number"))?)
-                }
-            }
+            "threads" if default => o.threads = None,
+            "threads" => o.threads = Some(whole(&what, value, 1, MAX_THREADS)?),
+            "hash" if default => o.hash_mb = None,
+            "hash" => o.hash_mb = Some(whole(&what, value, 1, MAX_HASH_MB)?),
+            "seed" if default => o.seed = None,
+            "seed" => o.seed = Some(whole(&what, value, 0, u64::MAX)?),
             _ => {
                 let known: Vec<&str> = option_infos().iter().map(|o| o.name).collect();
                 return Err(CommandError::syntax(format!(
@@ -297,35 +295,13 @@ impl Settings {
 
     /// `limit depth <n>` from its text.
     pub fn set_depth_limit(&mut self, text: &str) -> Result<(), CommandError> {
-        let d: u32 = text
-            .parse()
-            .ok()
-            .filter(|d| (1..=MAX_DEPTH as u32).contains(d))
-            .ok_or_else(|| {
-                CommandError::syntax(format!(
-                    "limit depth: '{text}' is not a depth (1 to {MAX_DEPTH})"
-                ))
-            })?;
-        self.limits.depth = Some(d);
+        self.limits.depth = Some(whole("limit depth", text, 1, MAX_DEPTH as u32)?);
         Ok(())
     }
 
     /// `limit nodes <n>` from its text.
     pub fn set_node_limit(&mut self, text: &str) -> Result<(), CommandError> {
-        let v: u64 = text.parse().ok().filter(|&v| v > 0).ok_or_else(|| {
-            CommandError::syntax(format!("limit nodes: '{text}' is not a node count"))
-        })?;
-        self.limits.nodes = Some(v);
+        self.limits.nodes = Some(whole("limit nodes", text, 1, u64::MAX)?);
         Ok(())
     }
-}
-
-/// Seconds as given by GTP (integers) or by us (decimals allowed), never
-/// negative; `what` names the command in the error.
-pub fn seconds(what: &str, text: &str) -> Result<Duration, CommandError> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| CommandError::syntax(format!("{what}: '{text}' is not a number of seconds")))
 }

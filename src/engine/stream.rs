@@ -17,22 +17,20 @@ pub enum Input {
 
 /// Asks whether more input has arrived ([`super::Engine::set_input`]).
 pub type InputProbe = Box<dyn Fn() -> Input + Send>;
-/// Asks whether a blank line has arrived ([`super::Engine::set_interrupt`]).
-pub type InterruptProbe = Box<dyn Fn() -> bool + Send>;
 /// Receives a streamed reply a piece at a time ([`super::Engine::set_reply_sink`]).
 pub type ReplySink = Box<dyn FnMut(&str) + Send>;
 
 /// The streamed reply of the command running now.
 #[derive(Debug, Default)]
 pub struct StreamState {
-    id: Option<u64>,
+    id: Option<String>,
     started: bool,
     /// What was streamed while no sink was set.
     collected: String,
 }
 
 impl StreamState {
-    pub fn new(id: Option<u64>) -> Self {
+    pub fn new(id: Option<String>) -> Self {
         StreamState {
             id,
             ..StreamState::default()
@@ -67,7 +65,7 @@ impl<'a> Emitter<'a> {
             return;
         }
         self.state.started = true;
-        let head = match self.state.id {
+        let head = match &self.state.id {
             Some(id) => format!("={id}\n"),
             None => "=\n".to_string(),
         };

@@ -6,7 +6,7 @@
 //! once per interval, a block for the newest completed iteration: one
 //! `info move …` line per candidate move, best first, the first with the
 //! search-wide figures (depth, nodes, time).
-//! `analyze` runs until the controller sends another line (which is then run as
+//! `analyze` runs until the controller sends another command (which is then run as
 //! the next command), `stop` included, or until its `limit` is reached;
 //! `genmove_analyze` searches like `genmove` (level, clock, limits), ends its
 //! reply with `play <move>` and plays the move. The exact formats are in
@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use super::args::Args;
 use crate::core::eval::Evaluate;
 use crate::core::{GameText, Status};
+use crate::engine::numbers::{whole, whole_in};
 use crate::engine::play::{SearchRun, analysis_score, pv_text, searcher};
 use crate::engine::stream::{Emitter, Input, InputProbe};
 use crate::engine::{CommandError, CommandResult, Cx, Engine, Io, OnGame};
@@ -48,6 +49,9 @@ pub(crate) struct StreamSpec {
     /// End the search when the input ends (an analysis that nothing else could
     /// stop); a search with its own end (a limit, a clock) runs on.
     pub stop_on_eof: bool,
+    /// End the search when the controller sends another command (`analyze`
+    /// runs until then); `genmove_analyze` runs on, like `genmove`.
+    pub end_on_command: bool,
 }
 
 /// One block: a line `info move …` per candidate move (at most `moves`), best
@@ -97,9 +101,10 @@ pub fn analysis_block<G: GameText>(pos: &G, info: &SearchInfo<G::Move>, moves: u
 
 /// Runs a search on a scoped thread while this thread streams its blocks
 /// (the first completed iteration at once, then at most one per interval, the
-/// newest; the last one always) and stops it when the controller sends a line
-/// or sets `stop`. A stop is passed on only after the first iteration has
-/// completed, so every reply holds at least one block.
+/// newest; the last one always) and stops it on `stop`, or when the
+/// controller sends another command if `spec` says so. A stop is passed on
+/// only after the first iteration has completed, so every reply holds at
+/// least one block.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn stream_search<G: GameText + Evaluate>(
     searcher: &mut Searcher<G>,
@@ -144,7 +149,7 @@ pub(crate) fn stream_search<G: GameText + Evaluate>(
                 let asked = stop.load(Ordering::Relaxed)
                     || match input() {
                         Input::Quiet => false,
-                        Input::Line => true,
+                        Input::Line => spec.end_on_command,
                         Input::Closed => spec.stop_on_eof,
                     };
                 if asked {
@@ -171,35 +176,28 @@ pub(crate) fn stream_search<G: GameText + Evaluate>(
     })
 }
 
-/// `[interval] [moves]`: centiseconds and a number of candidate moves.
-fn stream_args(args: &Args) -> Result<(Duration, usize), CommandError> {
+/// `[interval] [moves]`, the words of `args` after the first `skip` (a
+/// colour): centiseconds and a number of candidate moves. A usage error
+/// quotes every word given.
+fn stream_args(args: &Args, skip: usize) -> Result<(Duration, usize), CommandError> {
     let name = args.name();
-    if args.len() > 2 {
+    let rest = &args[skip.min(args.len())..];
+    if rest.len() > 2 {
         return Err(args.usage_error());
     }
-    let interval = match args.first() {
+    let interval = match rest.first() {
         None => DEFAULT_INTERVAL_CS,
-        Some(a) => a
-            .parse::<u64>()
-            .ok()
-            .filter(|cs| (1..=MAX_INTERVAL_CS).contains(cs))
-            .ok_or_else(|| {
-                CommandError::syntax(format!(
-                    "{name}: '{a}' is not an interval (1 to {MAX_INTERVAL_CS} centiseconds)"
-                ))
-            })?,
+        Some(a) => whole_in(
+            &format!("{name} interval"),
+            a,
+            1,
+            MAX_INTERVAL_CS,
+            "centiseconds",
+        )?,
     };
-    let moves = match args.get(1) {
+    let moves = match rest.get(1) {
         None => DEFAULT_MOVES,
-        Some(a) => a
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=MAX_MOVES).contains(n))
-            .ok_or_else(|| {
-                CommandError::syntax(format!(
-                    "{name}: '{a}' is not a number of moves (1 to {MAX_MOVES})"
-                ))
-            })?,
+        Some(a) => whole(&format!("{name} moves"), a, 1, MAX_MOVES)?,
     };
     Ok((Duration::from_millis(interval * 10), moves))
 }
@@ -249,7 +247,7 @@ impl OnGame for Analysis<'_> {
             ..
         } = cx;
         let args = self.args;
-        let rest = match args.first() {
+        let skip = match args.first() {
             Some(first) if !first.bytes().all(|b| b.is_ascii_digit()) => {
                 let Some(side) = G::parse_side(first) else {
                     return Err(CommandError::syntax(format!(
@@ -265,11 +263,11 @@ impl OnGame for Analysis<'_> {
                         G::side_name(side)
                     )));
                 }
-                &args[1..]
+                1
             }
-            _ => args.words(),
+            _ => 0,
         };
-        let (interval, moves) = stream_args(&Args::new(args.name(), args.usage(), rest))?;
+        let (interval, moves) = stream_args(args, skip)?;
         if s.status() != Status::Ongoing {
             return Err(CommandError::refused(format!(
                 "analyze: the game is over ({})",
@@ -280,6 +278,7 @@ impl OnGame for Analysis<'_> {
             interval,
             moves,
             stop_on_eof: self.stop_on_eof,
+            end_on_command: true,
         };
         let searcher = searcher(slot, self.config);
         let (mut out, input) = io.stream_and_input();
@@ -301,16 +300,15 @@ impl OnGame for Analysis<'_> {
 
 /// `genmove_analyze <colour> [interval] [moves]`.
 pub fn genmove_analyze(e: &mut Engine, args: &Args) -> CommandResult {
-    let Some((colour, rest)) = args.split_first() else {
+    let Some(colour) = args.first() else {
         return Err(args.usage_error());
     };
-    // The usage shown is the whole command's; what it got, the words after
-    // the colour.
-    let (interval, moves) = stream_args(&Args::new(args.name(), args.usage(), rest))?;
+    let (interval, moves) = stream_args(args, 1)?;
     let mut run = Streamed(StreamSpec {
         interval,
         moves,
         stop_on_eof: false,
+        end_on_command: false,
     });
     let choice = e.genmove(args.name(), colour, true, &mut run)?;
     Ok(format!("play {}", choice.text))

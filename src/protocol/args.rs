@@ -36,16 +36,11 @@ impl<'a> Args<'a> {
         self.words.join(" ")
     }
 
-    /// Refuses any argument.
+    /// Refuses any argument, with [`Args::usage_error`] as every wrong count does.
     pub fn none(&self) -> Result<(), CommandError> {
-        if self.words.is_empty() {
-            Ok(())
-        } else {
-            Err(CommandError::syntax(format!(
-                "{} takes no arguments, got '{}'",
-                self.name,
-                self.text()
-            )))
+        match self.words.is_empty() {
+            true => Ok(()),
+            false => Err(self.usage_error()),
         }
     }
 
@@ -58,14 +53,19 @@ impl<'a> Args<'a> {
         Ok(std::array::from_fn(|i| words[i].as_str()))
     }
 
-    /// `usage: <name> <usage> (got '<args>')`, or `(got nothing)`.
+    /// `usage: <name> <usage> (got '<args>')`, or `(got nothing)`; a command
+    /// without arguments: `usage: undo (got '2')`.
     pub fn usage_error(&self) -> CommandError {
         let got = if self.words.is_empty() {
             "nothing".to_string()
         } else {
             format!("'{}'", self.text())
         };
-        CommandError::syntax(format!("usage: {} {} (got {got})", self.name, self.usage))
+        let usage = match self.usage {
+            "" => self.name.to_string(),
+            usage => format!("{} {usage}", self.name),
+        };
+        CommandError::syntax(format!("usage: {usage} (got {got})"))
     }
 }
 

@@ -1,12 +1,13 @@
 //! The one command table, and the only place a command is named: its usage
 //! (what `help` shows and what its argument errors quote), its help line, its
-//! game, and whether it searches (the driver lets `stop` interrupt those).
+//! game, and whether it searches (a `stop` after it is meant for it).
 //! Dispatch, `list_commands`, `known_command` and `help` all read it. The
 //! handlers here are game-independent; the others live one file per group.
 
 use super::args::Args;
 use super::{analyze, gogui, play as engine_play, rebus, records, rekushu};
 use crate::core::{GameId, GameText};
+use crate::engine::numbers::{self, whole};
 use crate::engine::{AnyGame, CommandError, CommandResult, Engine, ErrorKind, with_session};
 use crate::games::rebus::SIDE;
 use crate::games::rekushu::Board;
@@ -20,9 +21,9 @@ pub struct Command {
     pub help: &'static str,
     /// `Some(game)` when the command belongs to one game only.
     pub game: Option<GameId>,
-    /// It searches or enumerates, and so may run long: a `stop` read while
-    /// it runs (or waits its turn) stops it, and the searcher is not made
-    /// ready after it (it just was).
+    /// It searches (`genmove`, `analyze`…): a `stop` read after it is meant
+    /// for it (the driver's rules), and the searcher is not made ready after
+    /// it (it just was).
     pub searches: bool,
     pub run: Handler,
 }
@@ -38,7 +39,7 @@ const fn cmd(name: &'static str, usage: &'static str, help: &'static str, run: H
     }
 }
 
-/// A command that searches or enumerates.
+/// A command that searches.
 const fn searching(c: Command) -> Command {
     Command {
         searches: true,
@@ -124,6 +125,9 @@ pub static COMMANDS: &[Command] = &[
             let [k] = a.exact::<1>()?;
             match k.parse::<f64>() {
                 Ok(v) if v.is_finite() => Ok(String::new()),
+                Ok(v) if v.is_infinite() && k.bytes().any(|b| b.is_ascii_digit()) => Err(
+                    numbers::out_of_range("komi", k, "a finite number, accepted and ignored"),
+                ),
                 _ => Err(CommandError::syntax(format!("komi: '{k}' is not a number"))),
             }
         },
@@ -150,22 +154,21 @@ pub static COMMANDS: &[Command] = &[
         "the board as text (REBUS: 'unicode' shows symbols as glyphs)",
         showboard,
     ),
-    searching(cmd(
+    cmd(
         "list_moves",
         "",
         "every legal move of the side to move",
         |e, a| {
             a.none()?;
-            let mut keep_going = e.keep_going();
-            with_session!(e.game(), s => s.list_moves("list_moves", &mut keep_going))
+            with_session!(e.game(), s => s.list_moves("list_moves"))
         },
-    )),
-    searching(cmd(
+    ),
+    cmd(
         "perft",
         "<depth> [divide]",
         "counts move sequences of length depth; divide adds a line per first move",
         perft,
-    )),
+    ),
     cmd(
         "final_score",
         "",
@@ -298,12 +301,12 @@ pub static COMMANDS: &[Command] = &[
         "GoGui: black or white (REBUS: Red is black, Blue is white)",
         gogui::side_to_move,
     ),
-    searching(cmd(
+    cmd(
         "gogui-rules_legal_moves",
         "",
         "GoGui: Rekushu placement points (GoGui names, no I), REBUS moves; empty when over",
         gogui::legal_moves,
-    )),
+    ),
     cmd(
         "gogui-rules_final_result",
         "",
@@ -426,14 +429,14 @@ fn game(e: &mut Engine, args: &Args) -> CommandResult {
 
 fn boardsize(e: &mut Engine, args: &Args) -> CommandResult {
     let [n] = args.exact::<1>()?;
-    // A number too large for any type is still a number: out of range, not
-    // a syntax error.
-    let size: usize = match n.parse() {
-        Ok(size) => size,
-        Err(_) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => usize::MAX,
+    // A number out of range, however large or negative, is an unacceptable
+    // size; only what is not a whole number is a syntax error.
+    let size = match whole("boardsize", n, i128::MIN, i128::MAX) {
+        Ok(size) => usize::try_from(size).unwrap_or(usize::MAX),
+        Err(e) if e.detail.contains("out of range") => usize::MAX,
         Err(_) => {
             return Err(CommandError::syntax(format!(
-                "boardsize: '{n}' is not a size"
+                "boardsize: '{n}' is not a size (a whole number)"
             )));
         }
     };
@@ -499,15 +502,6 @@ fn perft(e: &mut Engine, args: &Args) -> CommandResult {
         [d, x] if x.eq_ignore_ascii_case("divide") => (d, true),
         _ => return Err(args.usage_error()),
     };
-    let depth: u32 = depth
-        .parse()
-        .ok()
-        .filter(|&d| d <= MAX_PERFT_DEPTH)
-        .ok_or_else(|| {
-            CommandError::syntax(format!(
-                "perft: '{depth}' is not a depth (0 to {MAX_PERFT_DEPTH})"
-            ))
-        })?;
-    let (game, mut keep_going) = e.game_and_keep_going();
-    with_session!(mut game, s => s.perft(depth, divide, &mut keep_going))
+    let depth = whole("perft", depth, 0, MAX_PERFT_DEPTH)?;
+    Ok(with_session!(mut e.game_mut(), s => s.perft(depth, divide)))
 }

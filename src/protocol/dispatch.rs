@@ -27,11 +27,11 @@ impl Engine {
     /// as it reads it, or as its turn comes if an earlier command still ran).
     pub fn handle_line_at(&mut self, line: &str, received: Instant) -> Option<String> {
         let req = parse_request(line)?;
-        self.io().stream = StreamState::new(req.id);
+        self.io().stream = StreamState::new(req.id.clone());
         let result = self.run_at(&req.name, &req.args, received);
         let stream = std::mem::take(&mut self.io().stream);
         Some(match stream.started() {
-            false => format_reply(req.id, &result),
+            false => format_reply(req.id.as_deref(), &result),
             true => stream.into_collected() + &format_stream_tail(&result),
         })
     }
@@ -76,9 +76,10 @@ pub struct Gtp;
 impl Frontend for Gtp {
     fn kind(&self, line: &str) -> LineKind {
         match parse_request(line) {
+            None => LineKind::Blank,
             Some(r) if find_command(&r.name).is_some_and(|c| c.searches) => LineKind::Search,
             Some(r) if r.name == "stop" => LineKind::Stop,
-            _ => LineKind::Other,
+            Some(_) => LineKind::Other,
         }
     }
 

@@ -135,10 +135,7 @@ pub fn legal_moves(e: &mut Engine, args: &Args) -> CommandResult {
                 .collect::<Vec<_>>()
                 .join(" "))
         }
-        AnyGame::Rebus(s) => {
-            let mut keep_going = e.keep_going();
-            s.list_moves("gogui-rules_legal_moves", &mut keep_going)
-        }
+        AnyGame::Rebus(s) => s.list_moves("gogui-rules_legal_moves"),
     }
 }
 

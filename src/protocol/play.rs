@@ -7,8 +7,9 @@
 use std::time::Duration;
 
 use super::args::Args;
+use crate::engine::numbers::{seconds, whole};
 use crate::engine::play::PlainRun;
-use crate::engine::settings::{AnalysisLimits, TimeControl, option_infos, seconds};
+use crate::engine::settings::{AnalysisLimits, TimeControl, option_infos};
 use crate::engine::{AnyGame, CommandError, CommandResult, Engine, Session};
 
 fn genmove_any(e: &mut Engine, args: &Args, commit: bool) -> CommandResult {
@@ -37,9 +38,11 @@ pub fn level(e: &mut Engine, args: &Args) -> CommandResult {
     }
 }
 
+/// The most byo-yomi stones `time_settings` and `time_left` take.
+pub const MAX_STONES: u32 = 1_000_000;
+
 fn count(what: &str, text: &str) -> Result<u32, CommandError> {
-    text.parse::<u32>()
-        .map_err(|_| CommandError::syntax(format!("{what}: '{text}' is not a count of moves")))
+    whole(&format!("{what} stones"), text, 0, MAX_STONES)
 }
 
 /// GTP `time_settings <main> <byo-yomi time> <byo-yomi stones>`.

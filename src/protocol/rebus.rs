@@ -2,8 +2,10 @@
 //! only REBUS has (`setup`, `position`, `lock`, `turn_limit`).
 
 use super::args::Args;
+use crate::engine::numbers::whole;
 use crate::engine::{CommandError, CommandResult, Engine, ErrorKind, GameMut, Session};
 use crate::games::rebus::Position;
+use crate::games::rebus::notation::square_arg;
 
 fn session(e: &mut Engine) -> Result<&mut Session<Position>, CommandError> {
     match e.game_mut() {
@@ -21,11 +23,7 @@ pub fn setup(e: &mut Engine, args: &Args) -> CommandResult {
             return Err(args.usage_error());
         }
         [r, seed] if r.eq_ignore_ascii_case("random") => {
-            let seed: u64 = seed.parse().map_err(|_| {
-                CommandError::syntax(format!(
-                    "setup random: '{seed}' is not a seed (0 to 2^64-1)"
-                ))
-            })?;
+            let seed = whole("setup random", seed, 0, u64::MAX)?;
             Position::random(seed)
         }
         _ => {
@@ -47,23 +45,32 @@ pub fn position(e: &mut Engine, args: &Args) -> CommandResult {
 /// `lock <colour> <square> <2|3>`.
 pub fn lock(e: &mut Engine, args: &Args) -> CommandResult {
     let [colour, square, k] = args.exact::<3>()?;
+    square_arg(square).map_err(|why| CommandError::syntax(format!("lock: {why}")))?;
     if k != "2" && k != "3" {
         return Err(CommandError::syntax(format!(
             "lock: block size '{k}' is not 2 or 3"
         )));
     }
-    session(e)?.play_colour(colour, &format!("{square}L{k}"))?;
+    // The move's errors quote what was typed, not the token made of it.
+    let token = format!("{square}L{k}");
+    session(e)?.play_colour(colour, &token).map_err(|mut err| {
+        err.detail = err
+            .detail
+            .replacen(&token, &format!("lock {square} {k}"), 1);
+        err
+    })?;
     Ok(String::new())
 }
+
+/// The longest turn limit `turn_limit` sets, in plies.
+pub const MAX_TURN_LIMIT: u32 = 1_000_000;
 
 /// `turn_limit [plies]`.
 pub fn turn_limit(e: &mut Engine, args: &Args) -> CommandResult {
     match args.words() {
         [] => Ok(e.settings().turn_limit.to_string()),
         [n] => {
-            let plies: u32 = n.parse().map_err(|_| {
-                CommandError::syntax(format!("turn_limit: '{n}' is not a number of plies"))
-            })?;
+            let plies = whole("turn_limit", n, 0, MAX_TURN_LIMIT)?;
             session(e)?.pos.set_turn_limit(plies);
             e.settings_mut().turn_limit = plies;
             Ok(String::new())

@@ -129,7 +129,8 @@ impl Position {
                 }
             }
         }
-        let side = match fields[1] {
+        // The side, case-insensitive like colours everywhere (`RED`, `Blue`).
+        let side = match fields[1].to_ascii_lowercase().as_str() {
             "red" => Side::First,
             "blue" => Side::Second,
             other => return err(format!("unknown side '{other}', expected 'red' or 'blue'")),

@@ -100,6 +100,13 @@ impl Game for Position {
         self.count_all_moves()
     }
 
+    fn count_moves_capped(&self, cap: u64) -> u64 {
+        if self.compute_status() != Status::Ongoing {
+            return 0;
+        }
+        self.count_all_moves_capped(cap)
+    }
+
     fn generate_moves_until(
         &self,
         moves: &mut Vec<Move>,
@@ -110,13 +117,5 @@ impl Game for Position {
         }
         let mut ask = |_| keep_going();
         self.gen_moves_until(moves, &mut chains::Cutoff::new(&mut ask))
-    }
-
-    fn count_moves_until(&self, keep_going: &mut dyn FnMut() -> bool) -> Option<u64> {
-        if self.compute_status() != Status::Ongoing {
-            return Some(0);
-        }
-        let mut ask = |_| keep_going();
-        self.count_all_moves_until(&mut chains::Cutoff::new(&mut ask))
     }
 }

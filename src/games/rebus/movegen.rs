@@ -189,11 +189,22 @@ impl Position {
         self.count_with_sets(sets)
     }
 
-    /// [`Position::count_all_moves`] until `cutoff` is cut (`None` then).
-    pub(crate) fn count_all_moves_until(&self, cutoff: &mut Cutoff<'_>) -> Option<u64> {
-        let mut sets = 0;
-        self.for_each_capture_until(cutoff, |_, _| sets += 1);
-        (!cutoff.is_cut()).then(|| self.count_with_sets(sets))
+    /// [`Position::count_all_moves`] when it is at most `cap`; otherwise a
+    /// number above `cap`, found without counting the rest (a huge
+    /// same-symbol cluster holds hundreds of millions of chain sets).
+    pub(crate) fn count_all_moves_capped(&self, cap: u64) -> u64 {
+        let per_set = 1 + u64::from(self.nominable().count_ones());
+        let sets = std::cell::Cell::new(0u64);
+        // Sets are emitted once a start's cluster is explored, so the states
+        // explored bound them from below meanwhile: each is a distinct (set,
+        // end square) pair, and a set has at most 81 end squares.
+        let mut within = |states: usize| {
+            let at_least = sets.get().max(states as u64 / 81);
+            at_least.saturating_mul(per_set) <= cap
+        };
+        let mut cutoff = Cutoff::new(&mut within);
+        self.for_each_capture_until(&mut cutoff, |_, _| sets.set(sets.get() + 1));
+        self.count_with_sets(sets.get())
     }
 
     /// All moves, given the number of distinct capture sets.

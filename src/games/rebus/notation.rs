@@ -65,33 +65,66 @@ enum Written {
     Capture(Square, Vec<Square>, Option<Square>),
 }
 
-fn parse_written(t: &str) -> Option<Written> {
-    match t {
-        "pass" => return Some(Written::Pass),
-        "yield" => return Some(Written::Yield),
+/// The forms a REBUS move takes, for errors.
+const MOVE_FORMS: &str = "a capture (d3xd5, d3xd5xd6+c2), a lock (c3L2, c3L3), pass or yield";
+
+/// One square of a move, as typed (any case): the square, or why it is not one.
+pub fn square_arg(part: &str) -> Result<Square, String> {
+    if let Some(sq) = parse_square(&part.to_ascii_lowercase()) {
+        return Ok(sq);
+    }
+    let b = part.as_bytes();
+    let looks_like_one =
+        b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1..].iter().all(u8::is_ascii_digit);
+    Err(match (part.is_empty(), looks_like_one) {
+        (true, _) => "a square is missing (a file a to i, then a rank 1 to 9: e5)".to_string(),
+        (false, true) => format!("{part} is off the 9x9 board (files a to i, ranks 1 to 9)"),
+        (false, false) => {
+            format!("'{part}' is not a square (a file a to i, then a rank 1 to 9: e5)")
+        }
+    })
+}
+
+/// The move `t` writes (ASCII, any case), before legality; or why it is none.
+fn parse_written(t: &str) -> Result<Written, String> {
+    let lower = t.to_ascii_lowercase();
+    match lower.as_str() {
+        "pass" => return Ok(Written::Pass),
+        "yield" => return Ok(Written::Yield),
         _ => {}
     }
-    if let Some((sq, size)) = t.split_once('l') {
-        let sq = parse_square(sq)?;
-        let size = match size {
-            "2" => 2,
-            "3" => 3,
-            _ => return None,
-        };
-        return Some(Written::Lock(sq, size));
+    let is_x = |c: char| c == 'x' || c == 'X';
+    if !t.contains(is_x) {
+        // A lock: a square, `L`, the block's size.
+        if let Some((sq, size)) = t.split_once(['l', 'L'])
+            && !sq.is_empty()
+        {
+            let sq = square_arg(sq)?;
+            return match size {
+                "2" => Ok(Written::Lock(sq, 2)),
+                "3" => Ok(Written::Lock(sq, 3)),
+                _ => Err(format!(
+                    "a lock is a 2x2 or 3x3 block (c3L2, c3L3), not '{size}'"
+                )),
+            };
+        }
+        return Err(format!("not a REBUS move: {MOVE_FORMS}"));
     }
     let (main, nom) = match t.split_once('+') {
-        Some((m, n)) => (m, Some(parse_square(n)?)),
+        Some((m, n)) => (
+            m,
+            Some(square_arg(n).map_err(|e| format!("the nomination: {e}"))?),
+        ),
         None => (t, None),
     };
-    let mut parts = main.split('x');
-    let attacker = parse_square(parts.next()?)?;
-    let path: Option<Vec<Square>> = parts.map(parse_square).collect();
-    let path = path?;
+    let mut parts = main.split(is_x);
+    let attacker =
+        square_arg(parts.next().unwrap_or_default()).map_err(|e| format!("the attacker: {e}"))?;
+    let path = parts.map(square_arg).collect::<Result<Vec<_>, _>>()?;
     if path.is_empty() {
-        return None;
+        return Err(format!("not a REBUS move: {MOVE_FORMS}"));
     }
-    Some(Written::Capture(attacker, path, nom))
+    Ok(Written::Capture(attacker, path, nom))
 }
 
 fn king_distance(a: Square, b: Square) -> u8 {
@@ -288,12 +321,11 @@ pub fn lock_token(origin: Square, size: u8) -> String {
 impl Notation for Position {
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let trimmed = text.trim();
-        let lower = trimmed.to_ascii_lowercase();
-        let Some(w) = parse_written(&lower) else {
-            return Err(MoveError::Syntax(format!(
-                "could not parse move '{trimmed}'"
-            )));
-        };
+        let w = match trimmed.is_ascii() {
+            true => parse_written(trimmed),
+            false => Err(format!("not a REBUS move: {MOVE_FORMS}")),
+        }
+        .map_err(|why| MoveError::Syntax(format!("could not parse move '{trimmed}': {why}")))?;
         if self.compute_status() != Status::Ongoing {
             return Err(MoveError::Illegal(format!("{trimmed}: the game is over")));
         }

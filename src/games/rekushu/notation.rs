@@ -25,68 +25,74 @@ pub fn rect_text(r: Rect) -> String {
     )
 }
 
-/// Why a vertex did not parse.
-enum VertexError {
-    Malformed,
-    OffBoard,
+/// The last column letter of an n×n board (`T` on 20×20).
+fn last_column(n: usize) -> char {
+    char::from(b'A' + (n.clamp(1, 26) - 1) as u8)
 }
 
-/// Parses one vertex (already upper case) on an n×n board.
-fn parse_vertex(s: &str, n: usize) -> Result<(usize, usize), VertexError> {
-    let b = s.as_bytes();
-    let Some((&c, digits)) = b.split_first() else {
-        return Err(VertexError::Malformed);
+/// Parses one vertex on an n×n board, case-insensitive: its 0-based (x, y),
+/// or why it is not one, quoting `part` as typed.
+fn parse_vertex(part: &str, n: usize) -> Result<(usize, usize), String> {
+    let not_a_vertex = || {
+        format!(
+            "'{part}' is not a vertex (a column letter A to {}, then a row 1 to {n}: K10)",
+            last_column(n)
+        )
     };
-    if !c.is_ascii_uppercase() || digits.is_empty() || digits.len() > 2 {
-        return Err(VertexError::Malformed);
+    let mut chars = part.chars();
+    let (Some(c), digits) = (chars.next(), chars.as_str()) else {
+        return Err(not_a_vertex());
+    };
+    let zero = digits.bytes().all(|b| b == b'0');
+    if !c.is_ascii_alphabetic()
+        || digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || (digits.starts_with('0') && !zero)
+    {
+        return Err(not_a_vertex());
     }
-    if !digits.iter().all(u8::is_ascii_digit) || digits[0] == b'0' {
-        return Err(VertexError::Malformed);
+    let col = c.to_ascii_uppercase();
+    let x = (col as u8 - b'A') as usize;
+    if x >= n {
+        return Err(format!(
+            "column {col} is off the {n}x{n} board (columns A to {})",
+            last_column(n)
+        ));
     }
-    let row = digits
-        .iter()
-        .fold(0usize, |a, d| a * 10 + (d - b'0') as usize);
-    let x = (c - b'A') as usize;
-    if x < n && row <= n {
-        Ok((x, row - 1))
-    } else {
-        Err(VertexError::OffBoard)
+    // Any number of digits is a row: one too large for any type is off the
+    // board like 21 is, not malformed.
+    let row = match zero {
+        true => 0,
+        false => digits.parse::<usize>().unwrap_or(usize::MAX),
+    };
+    if row == 0 || row > n {
+        return Err(format!(
+            "row {digits} is off the {n}x{n} board (rows 1 to {n})"
+        ));
     }
+    Ok((x, row - 1))
 }
 
 impl Notation for Board {
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
         let n = self.n;
-        let syntax = || {
-            MoveError::Syntax(format!(
-                "could not parse move '{t}' (expected e.g. K10 or K10:C3-K10)"
-            ))
-        };
-        // Off-board vertices get their own reason; `part` is ASCII upper case.
-        let vertex = |part: &str| {
-            parse_vertex(part, n).map_err(|e| match e {
-                VertexError::Malformed => syntax(),
-                VertexError::OffBoard => MoveError::Syntax(format!(
-                    "could not parse move '{t}': {part} is off the {n}x{n} board"
-                )),
-            })
-        };
-        if !t.is_ascii() {
-            return Err(syntax());
-        }
-        let up = t.to_ascii_uppercase();
-        let (place, claim) = match up.split_once(':') {
+        let syntax = |why: String| MoveError::Syntax(format!("could not parse move '{t}': {why}"));
+        let (place, claim) = match t.split_once(':') {
             Some((p, c)) => (p, Some(c)),
-            None => (up.as_str(), None),
+            None => (t, None),
         };
-        let (x, y) = vertex(place)?;
+        let (x, y) = parse_vertex(place, n).map_err(syntax)?;
         let corners = match claim {
             None => None,
             Some(c) => {
-                let (a, b) = c.split_once('-').ok_or_else(syntax)?;
-                let a = vertex(a)?;
-                let b = vertex(b)?;
+                let (a, b) = c.split_once('-').ok_or_else(|| {
+                    syntax(format!(
+                        "the claim '{c}' is not two corners joined by '-' (K10:C3-K10)"
+                    ))
+                })?;
+                let a = parse_vertex(a, n).map_err(syntax)?;
+                let b = parse_vertex(b, n).map_err(syntax)?;
                 Some((a, b))
             }
         };
