@@ -33,7 +33,7 @@ use crate::core::eval::{WIN, WIN_BOUND};
 use crate::core::{Side, Status};
 use crate::engine::play::analysis_score as score_text;
 use crate::record::{Line, Replay};
-use crate::search::{Evaluate, Level, LevelConfig, Limits, Searcher};
+use crate::search::{Evaluate, Level, LevelConfig, Limits, Resign, Searcher};
 
 /// A loss of this many units or more is marked `??`.
 pub const BLUNDER: f64 = 3.0;
@@ -132,7 +132,7 @@ pub fn analyze(
 fn config(options: &Options) -> LevelConfig {
     LevelConfig {
         noise_margin: 0,
-        may_resign: false,
+        resign: Resign::Off,
         threads: options.threads.max(1),
         ..options.level.config()
     }

@@ -505,3 +505,73 @@ fn sizes_setup_threads_and_special_files() {
     }
     assert_eq!(e.fingerprint(), before);
 }
+
+/// When `genmove` gives up (`setoption resign`): a game decided whatever
+/// anyone plays (White 6 tiles behind with 3 unclaimed) is resigned by `hard`
+/// and `decided`, played on by `mike` and `off`; a loss the search proves
+/// while only a little behind is played on by `hard` (margin 50) and resigned
+/// with a margin of 1.
+#[test]
+fn resignation_fits_the_setting() {
+    let mut e = Engine::new();
+    for cmd in [
+        "boardsize 4",
+        "play b A1",
+        "play w A4",
+        "play b D1",
+        "play w B4",
+        "play b A3",
+        "play w C4",
+        "play b D3:A1-D3",
+    ] {
+        ok(&mut e, cmd);
+    }
+    for (setting, want_resign) in [
+        ("level hard", true),
+        ("setoption resign decided", true),
+        ("setoption resign off", false),
+        ("setoption resign default", true),
+        ("level mike", false),
+    ] {
+        ok(&mut e, setting);
+        let reply = ok(&mut e, "reg_genmove w");
+        assert_eq!(reply == "resign", want_resign, "{setting}: {reply}");
+    }
+    // A proven loss, one to three tiles behind, not decided: find one among
+    // positions of random 4x4 games, with the solver.
+    use tessera::core::{Game, GameText, SplitMix64, Status};
+    use tessera::engine::{AnyGame, Session};
+    use tessera::games::rekushu::Board;
+    use tessera::games::rekushu::solve::Solver;
+    let mut solver = Solver::new(16);
+    let mut rng = SplitMix64::new(5);
+    let mut found = 0;
+    for _ in 0..400 {
+        let b = tessera::bench::random_line(
+            Board::new(4).expect("4x4"),
+            8 + rng.below(6) as usize,
+            rng.next(),
+        );
+        if b.status() != Status::Ongoing
+            || b.lost_whatever_played()
+            || !(-3..=-1).contains(&b.lead())
+        {
+            continue;
+        }
+        if b.lead() + solver.value(&mut b.clone()) >= 0 {
+            continue;
+        }
+        let mut e = Engine::new();
+        e.start(AnyGame::Rekushu(Session::new(b.clone())));
+        ok(&mut e, "limit depth 30");
+        let colour = Board::side_name(b.side_to_move());
+        assert_ne!(ok(&mut e, &format!("reg_genmove {colour}")), "resign");
+        ok(&mut e, "setoption resign 1");
+        assert_eq!(ok(&mut e, &format!("reg_genmove {colour}")), "resign");
+        found += 1;
+        if found == 3 {
+            break;
+        }
+    }
+    assert_eq!(found, 3, "too few proven losses in the sample");
+}

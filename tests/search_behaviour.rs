@@ -348,32 +348,6 @@ fn table_persists_between_moves_until_new_game() {
 }
 
 #[test]
-fn resign_only_when_allowed() {
-    // Second to move, First threatens two wins at once (a1 and e1): lost.
-    let g = ConnectFour::from_moves("b f c f d").expect("legal");
-    let easy = run(
-        &g,
-        &Limits::depth(4),
-        &LevelConfig {
-            threads: 1,
-            ..Level::Easy.config()
-        },
-    );
-    assert!(easy.score <= -(WIN - 10), "{}", easy.score);
-    assert!(easy.resign);
-    let mike = run(
-        &g,
-        &Limits::depth(4),
-        &LevelConfig {
-            threads: 1,
-            ..Level::Mike.config()
-        },
-    );
-    assert!(!mike.resign);
-    assert!(mike.best_move.is_some());
-}
-
-#[test]
 fn finished_game_scores_its_result() {
     // First won; Second is to move and has lost.
     let g = ConnectFour::from_moves("a b a b a b a").expect("legal");

@@ -66,6 +66,11 @@ pub trait GameText: Game + Notation {
     fn end_reason(&self) -> &'static str;
     /// What the side to move plays when its level gives up.
     fn give_up(&self) -> GiveUp<Self::Move>;
+    /// The side to move's lead on the board now, in the game's units
+    /// (claimed tiles, controlled squares); negative when behind.
+    fn lead(&self) -> i32;
+    /// Whether the side to move has lost whatever anyone plays from here.
+    fn lost_whatever_played(&self) -> bool;
 }
 
 /// `X+n` for the side with more (`letters[side]`), or `0` when equal.

@@ -305,7 +305,11 @@ impl Mover<'_> {
             result.nodes,
             result.time.as_millis()
         );
-        (result.best_move, result.resign, summary)
+        let resign =
+            config
+                .resign
+                .gives_up(result.score, s.pos.lead(), s.pos.lost_whatever_played());
+        (result.best_move, resign, summary)
     }
 
     /// A move of a reference level, and its summary line.

@@ -11,9 +11,10 @@ use super::error::CommandError;
 use super::numbers::{seconds, whole};
 use crate::core::Side;
 use crate::games::rebus::DEFAULT_TURN_LIMIT;
+use crate::search::levels::MAX_RESIGN_MARGIN;
 use crate::search::levels::hardware_threads;
 use crate::search::params::{MAX_DEPTH, MAX_THREADS};
-use crate::search::{Level, LevelConfig, Limits};
+use crate::search::{Level, LevelConfig, Limits, Resign};
 
 /// The Rekushu board size a new engine plays on.
 pub const DEFAULT_REKUSHU_SIZE: usize = 20;
@@ -67,6 +68,7 @@ pub struct Overrides {
     pub threads: Option<usize>,
     pub hash_mb: Option<usize>,
     pub seed: Option<u64>,
+    pub resign: Option<Resign>,
 }
 
 /// Limits for reproducible analysis (`limit`): when set they replace the clock.
@@ -90,7 +92,7 @@ pub struct OptionInfo {
 }
 
 /// The options, in the order `options` shows them.
-pub fn option_infos() -> [OptionInfo; 3] {
+pub fn option_infos() -> [OptionInfo; 4] {
     [
         OptionInfo {
             name: "threads",
@@ -109,6 +111,12 @@ pub fn option_infos() -> [OptionInfo; 3] {
             takes:
                 "seed of the randomness of easy and medium, 0 to 18446744073709551615, or 'default'"
                     .into(),
+        },
+        OptionInfo {
+            name: "resign",
+            takes: format!(
+                "when genmove gives up: 'off', 'decided' (a game lost whatever anyone plays), a margin 1 to {MAX_RESIGN_MARGIN} (that, or a proven loss that many tiles or squares behind), or 'default' (the level's)"
+            ),
         },
     ]
 }
@@ -160,6 +168,9 @@ impl Settings {
         }
         if let Some(s) = self.overrides.seed {
             c.seed = s;
+        }
+        if let Some(r) = self.overrides.resign {
+            c.resign = r;
         }
         c
     }
@@ -260,6 +271,8 @@ impl Settings {
             "hash" => o.hash_mb = Some(whole(&what, value, 1, MAX_HASH_MB)?),
             "seed" if default => o.seed = None,
             "seed" => o.seed = Some(whole(&what, value, 0, u64::MAX)?),
+            "resign" if default => o.resign = None,
+            "resign" => o.resign = Some(resign_value(&what, value)?),
             _ => {
                 let known: Vec<&str> = option_infos().iter().map(|o| o.name).collect();
                 return Err(CommandError::syntax(format!(
@@ -273,7 +286,7 @@ impl Settings {
 
     /// The value of each option now, in [`option_infos`] order. `allocated`
     /// is the size of the table the searcher holds, when it has one.
-    pub fn option_values(&self, allocated: Option<usize>) -> [String; 3] {
+    pub fn option_values(&self, allocated: Option<usize>) -> [String; 4] {
         let c = self.config();
         let used = c.threads.min(hardware_threads());
         let threads = match used == c.threads {
@@ -290,7 +303,7 @@ impl Settings {
             }
             _ => c.tt_mb.to_string(),
         };
-        [threads, hash, c.seed.to_string()]
+        [threads, hash, c.seed.to_string(), c.resign.to_string()]
     }
 
     /// `limit depth <n>` from its text.
@@ -304,4 +317,20 @@ impl Settings {
         self.limits.nodes = Some(whole("limit nodes", text, 1, u64::MAX)?);
         Ok(())
     }
+}
+
+/// `setoption resign`'s value: `off`, `decided`, or a margin (a number out of
+/// range says the range).
+fn resign_value(what: &str, value: &str) -> Result<Resign, CommandError> {
+    if value
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b'-' || b == b'+')
+    {
+        return whole(what, value, 1, MAX_RESIGN_MARGIN).map(Resign::Behind);
+    }
+    value.parse().map_err(|()| {
+        CommandError::syntax(format!(
+            "{what}: '{value}' is not off, decided or a margin (1 to {MAX_RESIGN_MARGIN})"
+        ))
+    })
 }

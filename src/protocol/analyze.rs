@@ -28,7 +28,7 @@ use crate::engine::play::{SearchRun, analysis_score, pv_text, searcher};
 use crate::engine::stream::{Emitter, Input, InputProbe};
 use crate::engine::{CommandError, CommandResult, Cx, Engine, Io, OnGame};
 use crate::search::params::MAX_DEPTH;
-use crate::search::{LevelConfig, Limits, SearchInfo, SearchResult, Searcher};
+use crate::search::{LevelConfig, Limits, Resign, SearchInfo, SearchResult, Searcher};
 
 /// Interval between blocks, in centiseconds (as `lz-analyze` and
 /// `kata-analyze` count it): default, and the accepted range.
@@ -210,7 +210,7 @@ pub fn analyze(e: &mut Engine, args: &Args) -> CommandResult {
     let config = LevelConfig {
         max_depth: MAX_DEPTH as u32,
         noise_margin: 0,
-        may_resign: false,
+        resign: Resign::Off,
         ..settings.config()
     };
     let fixed = settings.analysis_limits();

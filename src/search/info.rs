@@ -52,6 +52,4 @@ pub struct SearchResult<M> {
     pub time: Duration,
     pub pv: Vec<M>,
     pub root_moves: Vec<RootMoveInfo<M>>,
-    /// The level allows resigning and the position is clearly lost.
-    pub resign: bool,
 }

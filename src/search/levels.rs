@@ -1,6 +1,6 @@
 //! Playing levels: `easy`, `medium`, `hard` (the default) and `mike`, each a
-//! [`LevelConfig`] of time, depth, randomness, threads, table size, resignation
-//! and evaluation switches.
+//! [`LevelConfig`] of time, depth, randomness, threads, table size, when it
+//! gives up ([`Resign`]) and evaluation switches.
 
 use std::fmt;
 use std::str::FromStr;
@@ -9,6 +9,7 @@ use std::time::Duration;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::core::eval::proven_result;
 use crate::search::eval::{EvalParams, is_decisive};
 use crate::search::info::RootMoveInfo;
 use crate::search::params::MAX_DEPTH;
@@ -71,10 +72,8 @@ pub struct LevelConfig {
     pub threads: usize,
     /// Transposition-table size the level wants (see `Searcher::apply_level`).
     pub tt_mb: usize,
-    /// Whether the engine may resign (or yield) a clearly lost game.
-    pub may_resign: bool,
-    /// Resign when the score is at or below minus this (centi-units).
-    pub resign_threshold: i32,
+    /// When the engine gives up (resigns, or yields in REBUS).
+    pub resign: Resign,
     /// Switches read by the games' evaluations (REBUS chains and locks).
     pub eval: EvalParams,
 }
@@ -92,8 +91,7 @@ impl Level {
             seed: 0x7E55_E4A0,
             threads: 1,
             tt_mb: 64,
-            may_resign: true,
-            resign_threshold: 5_000,
+            resign: Resign::Behind(50),
             // Below `mike`, REBUS prunes chain sets and nominations in search.
             eval: EvalParams {
                 exact_chains: false,
@@ -107,7 +105,7 @@ impl Level {
                 max_depth: 4,
                 noise_margin: 150,
                 tt_mb: 16,
-                resign_threshold: 2_000,
+                resign: Resign::Behind(20),
                 eval: EvalParams {
                     exact_chains: false,
                     exact_at_root_only: false,
@@ -120,7 +118,7 @@ impl Level {
                 max_depth: 8,
                 noise_margin: 40,
                 tt_mb: 32,
-                resign_threshold: 3_000,
+                resign: Resign::Behind(30),
                 eval: EvalParams {
                     exact_chains: false,
                     exact_at_root_only: false,
@@ -133,8 +131,7 @@ impl Level {
                 move_time: Duration::from_millis(3000),
                 threads: all_cores,
                 tt_mb: 256,
-                may_resign: false,
-                resign_threshold: i32::MAX,
+                resign: Resign::Off,
                 eval: EvalParams {
                     exact_chains: true,
                     exact_at_root_only: true,
@@ -152,10 +149,66 @@ impl Default for LevelConfig {
     }
 }
 
-impl LevelConfig {
-    /// Whether a search that ended with `score` should resign.
-    pub fn should_resign(&self, score: i32) -> bool {
-        self.may_resign && score <= self.resign_threshold.saturating_neg()
+/// When a level gives up a lost game: resigns, or plays REBUS `yield` where
+/// the rules allow it. A person can still win a game the search has proven
+/// lost by a tile or two (the proof assumes the best defence), so no level
+/// gives up on a score alone: only a game decided whatever anyone plays, or a
+/// proven loss that is already a large one on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resign {
+    /// Never: every game is played to its end.
+    Off,
+    /// Only a game lost whatever anyone plays from here (Rekushu: the
+    /// opponent leads by more tiles than are left unclaimed).
+    Decided,
+    /// A decided game, or a loss the search has proven while at least this
+    /// many tiles (Rekushu) or squares (REBUS) behind on the board now.
+    Behind(u32),
+}
+
+/// The largest margin `Resign::Behind` takes: more than either game's board.
+pub const MAX_RESIGN_MARGIN: u32 = 1000;
+
+impl Resign {
+    /// Whether to give up, after a search that scored the position `score`
+    /// (centi-units or a proven result, for the side to move), with the side
+    /// to move `lead` units ahead on the board now (negative: behind), and
+    /// `decided` when it has lost whatever anyone plays.
+    pub fn gives_up(self, score: i32, lead: i32, decided: bool) -> bool {
+        let proven_loss = matches!(proven_result(score), Some((false, _)));
+        match self {
+            Resign::Off => false,
+            Resign::Decided => decided,
+            Resign::Behind(n) => decided || (proven_loss && -lead >= n as i32),
+        }
+    }
+}
+
+impl fmt::Display for Resign {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Resign::Off => f.write_str("off"),
+            Resign::Decided => f.write_str("decided"),
+            Resign::Behind(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl FromStr for Resign {
+    type Err = ();
+
+    /// `off`, `decided`, or a margin from 1 to [`MAX_RESIGN_MARGIN`].
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s.to_ascii_lowercase().as_str() {
+            "off" => Ok(Resign::Off),
+            "decided" => Ok(Resign::Decided),
+            n => n
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_RESIGN_MARGIN).contains(n))
+                .map(Resign::Behind)
+                .ok_or(()),
+        }
     }
 }
 
@@ -226,13 +279,41 @@ mod tests {
     fn level_shapes() {
         let easy = Level::Easy.config();
         let mike = Level::Mike.config();
-        assert!(easy.noise_margin > 0 && easy.may_resign);
-        assert!(!mike.may_resign && !mike.should_resign(-900_000));
+        assert!(easy.noise_margin > 0);
+        assert_eq!(easy.resign, Resign::Behind(20));
+        assert_eq!(Level::Hard.config().resign, Resign::Behind(50));
+        assert_eq!(mike.resign, Resign::Off);
         assert!(mike.tt_mb > Level::Hard.config().tt_mb);
-        assert!(mike.threads >= 1);
         assert!(easy.move_time < mike.move_time);
-        assert!(easy.should_resign(-2_500) && !easy.should_resign(-100));
         assert_eq!(Level::Hard.config().noise_margin, 0);
+    }
+
+    #[test]
+    fn giving_up() {
+        use crate::core::eval::WIN;
+        let lost = -(WIN - 8);
+        // A proven loss is given up only when far enough behind now.
+        assert!(Resign::Behind(20).gives_up(lost, -20, false));
+        assert!(!Resign::Behind(20).gives_up(lost, -19, false));
+        // A heuristic score, however bad, is never enough.
+        assert!(!Resign::Behind(20).gives_up(-90_000, -60, false));
+        // A decided game is given up at any margin, except with `off`.
+        assert!(Resign::Behind(50).gives_up(0, -1, true));
+        assert!(Resign::Decided.gives_up(0, -1, true));
+        assert!(!Resign::Decided.gives_up(lost, -60, false));
+        assert!(!Resign::Off.gives_up(lost, -60, true));
+        for (text, r) in [
+            ("off", Resign::Off),
+            ("Decided", Resign::Decided),
+            ("7", Resign::Behind(7)),
+            ("1000", Resign::Behind(1000)),
+        ] {
+            assert_eq!(text.parse(), Ok(r));
+            assert_eq!(r.to_string().parse(), Ok(r));
+        }
+        for bad in ["0", "1001", "-3", "always", ""] {
+            assert_eq!(bad.parse::<Resign>(), Err(()), "{bad}");
+        }
     }
 
     fn rm(score: i32, exact: bool) -> RootMoveInfo<u8> {

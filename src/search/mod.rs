@@ -33,7 +33,7 @@ use std::sync::atomic::AtomicBool;
 
 pub use eval::{EvalParams, Evaluate};
 pub use info::{RootMoveInfo, SearchInfo, SearchResult};
-pub use levels::{Level, LevelConfig, LevelError};
+pub use levels::{Level, LevelConfig, LevelError, Resign};
 pub use params::SearchParams;
 pub use timeman::{Clock, Limits};
 pub use tt::TranspositionTable;

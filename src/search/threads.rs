@@ -161,7 +161,6 @@ pub(crate) fn search<G: Evaluate>(
             time,
             pv: root_moves.first().map(|r| r.mv).into_iter().collect(),
             root_moves,
-            resign: false,
         };
     };
     let index = choose_root_move(
@@ -185,7 +184,6 @@ pub(crate) fn search<G: Evaluate>(
         nodes,
         time,
         pv,
-        resign: config.should_resign(done.score),
         root_moves: done.root_moves,
     }
 }

@@ -55,6 +55,17 @@ impl GameText for Position {
             Err(_) => GiveUp::PlayOn,
         }
     }
+
+    fn lead(&self) -> i32 {
+        let c = self.counts();
+        c[self.side.index()] as i32 - c[self.side.opp().index()] as i32
+    }
+
+    /// Squares change hands until the game ends: a game still going is never
+    /// lost whatever anyone plays.
+    fn lost_whatever_played(&self) -> bool {
+        false
+    }
 }
 
 /// A move as written, before legality.

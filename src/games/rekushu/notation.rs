@@ -195,4 +195,22 @@ impl GameText for Board {
     fn give_up(&self) -> GiveUp<Move> {
         GiveUp::Resign
     }
+
+    fn lead(&self) -> i32 {
+        let [black, white] = self.tile_counts();
+        let lead = black as i32 - white as i32;
+        match self.side {
+            Side::First => lead,
+            Side::Second => -lead,
+        }
+    }
+
+    /// Lost when the opponent leads by more tiles than are still unclaimed:
+    /// even every one of them would not be enough.
+    fn lost_whatever_played(&self) -> bool {
+        let [black, white] = self.tile_counts();
+        let tiles = ((self.n - 1) * (self.n - 1)) as i32;
+        let unclaimed = tiles - black as i32 - white as i32;
+        -self.lead() > unclaimed
+    }
 }
