@@ -112,14 +112,27 @@ pub fn perft(
 
 /// `tessera solve`: the exact value of a small Rekushu position, its best
 /// moves, a principal variation, the nodes and the time.
+/// The solver's table by default, in MB: what the board's proofs use (the
+/// empty 5x5 board needs a few thousand entries; positions of poor play far
+/// more; 6x6 all it can get), so that a small board does not wait seconds for
+/// a table it never fills.
+pub fn default_solve_hash_mb(size: usize) -> usize {
+    match size {
+        ..=4 => 16,
+        5 => 256,
+        _ => 4096,
+    }
+}
+
 pub fn solve(
     out: &mut dyn Write,
     size: usize,
     moves: &str,
     all: bool,
-    hash: usize,
+    hash: Option<usize>,
 ) -> Result<(), CliError> {
     let fail = |msg: String| CliError::new(2, format!("tessera solve: {msg}"));
+    let hash = hash.unwrap_or(default_solve_hash_mb(size));
     if !(Board::MIN_SIZE..=MAX_SOLVE_SIZE).contains(&size) {
         return Err(fail(format!(
             "size {size}: the solver takes boards of {} to {MAX_SOLVE_SIZE}",
@@ -144,11 +157,17 @@ pub fn solve(
         board.ply(),
         name(mover)
     );
+    let prepared = Instant::now();
     let Some(mut solver) = Solver::try_new(hash) else {
         return Err(fail(format!(
             "--hash {hash}: could not allocate a table of {hash} MB"
         )));
     };
+    say!(
+        out,
+        "table     {hash} MB, ready in {:.3} s",
+        prepared.elapsed().as_secs_f64()
+    );
     let start = Instant::now();
     let value = solver.value(&mut board.clone());
     let value_secs = start.elapsed().as_secs_f64();

@@ -146,9 +146,10 @@ enum Command {
         /// List every optimal first move, not just one
         #[arg(long)]
         all: bool,
-        /// Transposition table size in MB
-        #[arg(long, default_value_t = 1024)]
-        hash: usize,
+        /// Transposition table size in MB (default: by board size, 16 MB for
+        /// 4x4, 256 MB for 5x5, 4096 MB for 6x6)
+        #[arg(long)]
+        hash: Option<usize>,
     },
 }
 

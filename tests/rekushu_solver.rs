@@ -150,3 +150,23 @@ fn hard_keeps_the_exact_value_on_4x4_early() {
 fn hard_keeps_the_exact_value_on_5x5_early() {
     check_rate(5, 50, 16, 6, 19, 40.0);
 }
+
+/// `tessera solve` reports the table's preparation on its own line, with a
+/// table sized to the board, before the value and its proof.
+#[test]
+fn solve_reports_the_table_apart() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["solve", "--size", "4"])
+        .output()
+        .expect("tessera solve");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("table     16 MB, ready in "), "{text}");
+    assert_eq!(
+        lines[2], "value     +0 tiles for Black from here on",
+        "{text}"
+    );
+    assert_eq!(lines[3], "result    draw (perfect play)", "{text}");
+    assert!(lines[4].starts_with("proof     "), "{text}");
+}

@@ -347,47 +347,44 @@ fn report(cli: &Cli, samples: &[Sample], errors: usize) -> ExitCode {
         "{:<8} {:<7} {:>6} {:>6} {:>9} {:>9} {:>9} {:>6}",
         "game", "level", "time", "moves", "median", "worst", "allowed", "over"
     );
-    let mut total_over = 0;
-    let mut worst: Option<&Sample> = None;
-    for game in &cli.games {
-        for level in &cli.levels {
-            for &time in &cli.times {
-                let mut v: Vec<&Sample> = samples
-                    .iter()
-                    .filter(|s| &s.game == game && &s.level == level && s.time == time)
-                    .collect();
-                if v.is_empty() {
-                    continue;
-                }
-                v.sort_by_key(|s| s.elapsed);
-                let over = v
-                    .iter()
-                    .filter(|s| s.elapsed.as_secs_f64() > allowed(s.time))
-                    .count();
-                total_over += over;
-                let last = v[v.len() - 1];
-                let ratio = |s: &Sample| s.elapsed.as_secs_f64() - allowed(s.time);
-                if worst.is_none_or(|w| ratio(last) > ratio(w)) {
-                    worst = Some(last);
-                }
-                println!(
-                    "{:<8} {:<7} {:>6} {:>6} {:>8.1}ms {:>8.1}ms {:>8.1}ms {:>6}",
-                    game,
-                    level,
-                    time,
-                    v.len(),
-                    v[v.len() / 2].elapsed.as_secs_f64() * 1000.0,
-                    last.elapsed.as_secs_f64() * 1000.0,
-                    allowed(time) * 1000.0,
-                    over
-                );
-            }
+    // One row per game, level and time that played a move, in the order they
+    // first did: a level change's moves are in the row of the level that
+    // played them, so the rows hold every move once.
+    let mut rows: Vec<(&str, &str, f64)> = Vec::new();
+    for s in samples {
+        let key = (s.game.as_str(), s.level.as_str(), s.time);
+        if !rows.contains(&key) {
+            rows.push(key);
         }
     }
-    for s in samples
-        .iter()
-        .filter(|s| s.elapsed.as_secs_f64() > allowed(s.time))
-    {
+    let is_over = |s: &Sample| s.elapsed.as_secs_f64() > allowed(s.time);
+    let total_over = samples.iter().filter(|s| is_over(s)).count();
+    let mut worst: Option<&Sample> = None;
+    for (game, level, time) in rows {
+        let mut v: Vec<&Sample> = samples
+            .iter()
+            .filter(|s| s.game == game && s.level == level && s.time == time)
+            .collect();
+        v.sort_by_key(|s| s.elapsed);
+        let over = v.iter().filter(|s| is_over(s)).count();
+        let last = v[v.len() - 1];
+        let ratio = |s: &Sample| s.elapsed.as_secs_f64() - allowed(s.time);
+        if worst.is_none_or(|w| ratio(last) > ratio(w)) {
+            worst = Some(last);
+        }
+        println!(
+            "{:<8} {:<7} {:>6} {:>6} {:>8.1}ms {:>8.1}ms {:>8.1}ms {:>6}",
+            game,
+            level,
+            time,
+            v.len(),
+            v[v.len() / 2].elapsed.as_secs_f64() * 1000.0,
+            last.elapsed.as_secs_f64() * 1000.0,
+            allowed(time) * 1000.0,
+            over
+        );
+    }
+    for s in samples.iter().filter(|s| is_over(s)) {
         println!(
             "over: {} {} move_time {} s {:?}{}: {:.1} ms",
             s.game,

@@ -105,13 +105,15 @@ impl Model {
     }
 }
 
-/// Reasons that say the game was played out: ended by the rules, a
-/// resignation or an adjudication (not a fault, the ply limit or the arena).
+/// Whether a game's result says something about its positions: it ended by
+/// the rules, a resignation, an adjudication, or at the ply limit (a draw, as
+/// the arena scores it, and as the positions are labelled); not by an
+/// engine's fault or an arena error, which say nothing about the position.
 fn played_out(reason: Option<&str>) -> bool {
     reason.is_none_or(|r| {
         matches!(
             Ending::parse(r),
-            Ending::Rules(_) | Ending::Resign | Ending::Adjudication { .. }
+            Ending::Rules(_) | Ending::Resign | Ending::Adjudication { .. } | Ending::MaxPlies
         )
     })
 }
@@ -140,8 +142,10 @@ fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 fn samples_of(path: &Path, skip: usize, game: GameArg) -> Result<Vec<Sample>, String> {
     let text = read_record_file(path)?;
     let (record, replay) = Record::read(&text).map_err(|e| e.to_string())?;
-    if !played_out(record.tags.reason.as_deref()) {
-        return Err("ended by a fault".into());
+    if let Some(reason) = record.tags.reason.as_deref()
+        && !played_out(Some(reason))
+    {
+        return Err(format!("ended by '{reason}', not by play"));
     }
     let winner = match record.tags.result {
         GameResult::Unfinished => return Err("unfinished".into()),
@@ -453,10 +457,14 @@ mod tests {
     }
 
     #[test]
-    fn fault_endings_are_skipped() {
+    fn fault_endings_are_skipped_and_the_ply_limit_kept() {
         assert!(played_out(Some("no-placement")));
         assert!(played_out(Some("resign")));
         assert!(played_out(Some("adjudication: draw: scores within 0.5")));
+        assert!(
+            played_out(Some("max-plies")),
+            "a draw at the ply limit is kept"
+        );
         assert!(!played_out(Some("time forfeit: 211 ms used of 100 ms")));
         assert!(!played_out(Some("illegal move 'A1'")));
     }
