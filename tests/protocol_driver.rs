@@ -224,9 +224,14 @@ fn init_commands_run_first_and_quit_ends_the_program() {
         .expect("write");
     let out = child.wait_with_output().expect("output");
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "= rebus\n\n= easy\n\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "= rebus\n\n= easy\n\n"
+    );
 
-    let out = tessera(&["boardsize 99"]).wait_with_output().expect("output");
+    let out = tessera(&["boardsize 99"])
+        .wait_with_output()
+        .expect("output");
     assert_eq!(out.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&out.stderr)
