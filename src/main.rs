@@ -24,6 +24,7 @@ use tessera::search::params::{MAX_DEPTH, MAX_THREADS};
     after_help = "Examples:\n  \
         printf 'play b K10\\nshowboard\\n' | tessera\n  \
         tessera --init 'game rebus' --init 'level easy'\n  \
+        tessera --gogui --init 'boardsize 12'      (GoGui's program line)\n  \
         tessera perft --size 20 --depth 3\n  \
         tessera perft --game rebus --depth 2 --divide\n  \
         tessera analyze game.txt --depth 6 --json"
@@ -35,6 +36,11 @@ struct Cli {
     /// not printed, a failure ends the program), e.g. --init 'game rebus'
     #[arg(long = "init", value_name = "COMMAND")]
     init: Vec<String>,
+    /// GoGui mode: moves in and out are GoGui points (columns without I), REBUS
+    /// colours b/w are Red/Blue, and genmove plays only what a point can carry
+    /// (no claims, no REBUS moves). Put it on GoGui's program line.
+    #[arg(long)]
+    gogui: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -156,7 +162,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => run_protocol(&cli.init),
+        None => run_protocol(&cli.init, cli.gogui),
         Some(Command::Bench { times: true, .. }) => report(cli::bench_times),
         Some(Command::Bench { mike: true, .. }) => report(cli::bench_mike),
         Some(Command::Bench { smp: true, .. }) => report(cli::bench_smp),
@@ -194,8 +200,9 @@ fn main() -> ExitCode {
 
 /// The protocol loop on stdin and stdout ([`driver::run`]), after the
 /// `--init` commands; search progress goes to stderr.
-fn run_protocol(init: &[String]) -> ExitCode {
+fn run_protocol(init: &[String], gogui: bool) -> ExitCode {
     let mut engine = Engine::new();
+    engine.settings_mut().gogui = gogui;
     for line in init {
         if let Some(reply) = engine.handle_line(line)
             && reply.starts_with('?')

@@ -147,55 +147,67 @@ const HOPELESS_FOR_RED: &str = "bWbPbTbObQbGbJbKbW/bWbPbTbObQbGbJbKbW/bWbPbTbObQ
      gHgFgXgHgFgXgHgFgX/rTgXgHgFgXgHgFgXgH red - -";
 
 /// Mike never gives up (issue #12, the seed's "no surrender"): in a lost REBUS
-/// game where yielding is legal, `hard` yields and `mike`, searching to the
-/// same depth (and seeing the same loss), plays a move of `list_moves` (which
-/// never lists `yield`) and the game goes on.
+/// game where yielding is legal (Red 49 squares behind), `hard` set to give up
+/// 40 behind yields, `hard` as it ships (50) and `mike`, searching to the same
+/// depth (and seeing the same loss), play a move of `list_moves` (which never
+/// lists `yield`) and the game goes on.
 #[test]
 fn mike_never_yields_where_hard_does() {
-    for level in ["hard", "mike"] {
+    for (level, option) in [
+        ("hard", "resign 40"),
+        ("hard", "resign default"),
+        ("mike", "resign default"),
+    ] {
         let mut e = Engine::new();
         ok(&mut e, "game rebus");
         ok(&mut e, &format!("setup {HOPELESS_FOR_RED}"));
         ok(&mut e, &format!("level {level}"));
+        ok(&mut e, &format!("setoption {option}"));
         ok(&mut e, "limit depth 3");
         let legal = ok(&mut e, "list_moves");
         let mv = ok(&mut e, "genmove red");
         let status = ok(&mut e, "game_status");
-        if level == "hard" {
+        if option == "resign 40" {
             assert_eq!((mv.as_str(), status.as_str()), ("yield", "over B+49 yield"));
         } else {
             assert!(
                 legal.split(' ').any(|m| m == mv),
-                "mike gave '{mv}', not a capture, lock or pass of list_moves"
+                "{level} gave '{mv}', not a capture, lock or pass of list_moves"
             );
             assert_eq!(status, "ongoing");
         }
     }
 }
 
-/// The same in Rekushu: after these moves on 5x5 Black is lost (a search to
-/// depth 10 proves it); `hard` resigns, `mike` at the same depth plays on.
+/// The same in Rekushu: after these moves on 5x5 Black is lost by a tile (a
+/// search to depth 10 proves it) but not decided; `hard` set to give up a
+/// proven loss one tile behind resigns, `hard` as it ships and `mike` play on.
 #[test]
 fn mike_never_resigns_where_hard_does() {
     let moves = "B1 D5 E1 C3 B5 E5 A4 E4 D2 A1 B2 B4 A2 C1 C4 B3 A3 D4:D4-E5";
-    for level in ["hard", "mike"] {
+    for (level, option) in [
+        ("hard", "resign 1"),
+        ("hard", "resign default"),
+        ("mike", "resign default"),
+    ] {
         let mut e = Engine::new();
         ok(&mut e, "boardsize 5");
         for (i, mv) in moves.split(' ').enumerate() {
             ok(&mut e, &format!("play {} {mv}", ["b", "w"][i % 2]));
         }
         ok(&mut e, &format!("level {level}"));
+        ok(&mut e, &format!("setoption {option}"));
         ok(&mut e, "limit depth 10");
         let legal = ok(&mut e, "list_moves");
         let mv = ok(&mut e, "genmove b");
         let status = ok(&mut e, "game_status");
-        if level == "hard" {
+        if option == "resign 1" {
             assert_eq!(
                 (mv.as_str(), status.as_str()),
                 ("resign", "over W+R resign")
             );
         } else {
-            assert!(legal.split(' ').any(|m| m == mv), "mike gave '{mv}'");
+            assert!(legal.split(' ').any(|m| m == mv), "{level} gave '{mv}'");
             assert_eq!(status, "ongoing");
         }
     }

@@ -71,6 +71,10 @@ pub trait GameText: Game + Notation {
     fn lead(&self) -> i32;
     /// Whether the side to move has lost whatever anyone plays from here.
     fn lost_whatever_played(&self) -> bool;
+    /// The move, legal here, as one board point and nothing more, for a GUI
+    /// that knows only points (GoGui): Rekushu, the placement without its
+    /// claim; `None` where no such move exists (REBUS moves are not points).
+    fn as_point(&self, mv: Self::Move) -> Option<Self::Move>;
 }
 
 /// `X+n` for the side with more (`letters[side]`), or `0` when equal.

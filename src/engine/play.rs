@@ -247,11 +247,19 @@ impl Mover<'_> {
         if commit {
             self.settings.charge(side, start.elapsed());
         }
-        let Some(mv) = best else {
+        let Some(mut mv) = best else {
             return Err(CommandError::refused(format!(
                 "genmove {colour}: no legal move"
             )));
         };
+        // GoGui mode: what a point cannot carry is not played (a claim).
+        if self.settings.gogui {
+            mv = s.pos.as_point(mv).ok_or_else(|| {
+                CommandError::refused(format!(
+                    "{name} {colour}: no move of this game is a GoGui point (GoGui shows the position; play it in the board, tessera-board)"
+                ))
+            })?;
+        }
         if resign {
             // Giving up: the game says how (REBUS `yield`, Rekushu resigns).
             match s.pos.give_up() {

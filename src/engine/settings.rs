@@ -139,6 +139,9 @@ pub struct Settings {
     /// REBUS plies after which a game ends and is scored (0 = none); kept
     /// across games.
     pub turn_limit: u32,
+    /// GoGui mode (`tessera --gogui`): moves in and out are GoGui points
+    /// (protocol/gogui.rs); `genmove` plays only what a point can carry.
+    pub gogui: bool,
 }
 
 impl Default for Settings {
@@ -152,6 +155,7 @@ impl Default for Settings {
             limits: AnalysisLimits::default(),
             rekushu_size: DEFAULT_REKUSHU_SIZE,
             turn_limit: DEFAULT_TURN_LIMIT,
+            gogui: false,
         }
     }
 }

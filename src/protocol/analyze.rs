@@ -21,8 +21,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::args::Args;
+use super::names;
 use crate::core::eval::Evaluate;
-use crate::core::{GameText, Status};
+use crate::core::{GameId, GameText, Status};
 use crate::engine::numbers::{whole, whole_in};
 use crate::engine::play::{SearchRun, analysis_score, pv_text, searcher};
 use crate::engine::stream::{Emitter, Input, InputProbe};
@@ -52,6 +53,8 @@ pub(crate) struct StreamSpec {
     /// End the search when the controller sends another command (`analyze`
     /// runs until then); `genmove_analyze` runs on, like `genmove`.
     pub end_on_command: bool,
+    /// Rekushu moves in GoGui's names (GoGui mode).
+    pub gogui: bool,
 }
 
 /// One block: a line `info move …` per candidate move (at most `moves`), best
@@ -62,7 +65,17 @@ pub(crate) struct StreamSpec {
 /// info move C2 order 1 score +0.04 pv C2 A1 B1 A2 B2
 /// info move A1 order 2 score +0.00 bound upper pv A1
 /// ```
-pub fn analysis_block<G: GameText>(pos: &G, info: &SearchInfo<G::Move>, moves: usize) -> String {
+pub fn analysis_block<G: GameText>(
+    pos: &G,
+    info: &SearchInfo<G::Move>,
+    moves: usize,
+    gogui: bool,
+) -> String {
+    // GoGui mode: Rekushu vertices in GoGui's names.
+    let names = |text: String| match gogui && G::ID == GameId::Rekushu {
+        true => names::moves_to_gogui(&text),
+        false => text,
+    };
     let mut out = Vec::with_capacity(moves);
     for (i, rm) in info.root_moves.iter().take(moves).enumerate() {
         let (score, exact, line) = if i == 0 && !info.pv.is_empty() {
@@ -76,7 +89,7 @@ pub fn analysis_block<G: GameText>(pos: &G, info: &SearchInfo<G::Move>, moves: u
         };
         let mut text = format!(
             "info move {} order {i} score {}",
-            pos.format_move(line.first().copied().unwrap_or(rm.mv)),
+            names(pos.format_move(line.first().copied().unwrap_or(rm.mv))),
             analysis_score(score)
         );
         if !exact {
@@ -93,7 +106,7 @@ pub fn analysis_block<G: GameText>(pos: &G, info: &SearchInfo<G::Move>, moves: u
             ));
         }
         text.push_str(" pv ");
-        text.push_str(&pv_text(pos, &line));
+        text.push_str(&names(pv_text(pos, &line)));
         out.push(text);
     }
     out.join("\n")
@@ -161,13 +174,13 @@ pub(crate) fn stream_search<G: GameText + Evaluate>(
                 && now >= next_block
                 && let Some(info) = &latest
             {
-                out.lines(&analysis_block(pos, info, spec.moves));
+                out.lines(&analysis_block(pos, info, spec.moves, spec.gogui));
                 fresh = false;
                 next_block = now + spec.interval;
             }
         }
         if fresh && let Some(info) = &latest {
-            out.lines(&analysis_block(pos, info, spec.moves));
+            out.lines(&analysis_block(pos, info, spec.moves, spec.gogui));
         }
         match worker.join() {
             Ok(result) => result,
@@ -216,10 +229,12 @@ pub fn analyze(e: &mut Engine, args: &Args) -> CommandResult {
     let fixed = settings.analysis_limits();
     let limited = fixed.is_some();
     let limits = fixed.unwrap_or_else(Limits::infinite);
+    let gogui = e.settings().gogui;
     let result = e.on_game(Analysis {
         config: &config,
         limits: &limits,
         stop_on_eof: !limited,
+        gogui,
         args,
     });
     // A stop meant for this analysis is used up.
@@ -232,6 +247,7 @@ struct Analysis<'a> {
     config: &'a LevelConfig,
     limits: &'a Limits,
     stop_on_eof: bool,
+    gogui: bool,
     args: &'a Args<'a>,
 }
 
@@ -279,6 +295,7 @@ impl OnGame for Analysis<'_> {
             moves,
             stop_on_eof: self.stop_on_eof,
             end_on_command: true,
+            gogui: self.gogui,
         };
         let searcher = searcher(slot, self.config);
         let (mut out, input) = io.stream_and_input();
@@ -304,14 +321,16 @@ pub fn genmove_analyze(e: &mut Engine, args: &Args) -> CommandResult {
         return Err(args.usage_error());
     };
     let (interval, moves) = stream_args(args, 1)?;
+    names::refuse_rebus_in_gogui_mode(e, args)?;
     let mut run = Streamed(StreamSpec {
         interval,
         moves,
         stop_on_eof: false,
         end_on_command: false,
+        gogui: e.settings().gogui,
     });
     let choice = e.genmove(args.name(), colour, true, &mut run)?;
-    Ok(format!("play {}", choice.text))
+    Ok(format!("play {}", names::move_text(e, choice.text)))
 }
 
 /// The search of `genmove_analyze`: `genmove`'s (one line, the level's

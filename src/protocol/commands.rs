@@ -5,7 +5,7 @@
 //! handlers here are game-independent; the others live one file per group.
 
 use super::args::Args;
-use super::{analyze, gogui, play as engine_play, rebus, records, rekushu};
+use super::{analyze, gogui, names, play as engine_play, rebus, records, rekushu};
 use crate::core::{GameId, GameText};
 use crate::engine::numbers::{self, whole};
 use crate::engine::{AnyGame, CommandError, CommandResult, Engine, ErrorKind, with_session};
@@ -25,6 +25,9 @@ pub struct Command {
     /// for it (the driver's rules), and the searcher is not made ready after
     /// it (it just was).
     pub searches: bool,
+    /// Its first argument is a colour (`play`, `genmove`…): in GoGui mode a
+    /// REBUS colour is read GoGui's way (`b`/`black` Red, `w`/`white` Blue).
+    pub colour_first: bool,
     pub run: Handler,
 }
 
@@ -35,7 +38,16 @@ const fn cmd(name: &'static str, usage: &'static str, help: &'static str, run: H
         help,
         game: None,
         searches: false,
+        colour_first: false,
         run,
+    }
+}
+
+/// A command whose first argument is a colour.
+const fn coloured(c: Command) -> Command {
+    Command {
+        colour_first: true,
+        ..c
     }
 }
 
@@ -132,12 +144,12 @@ pub static COMMANDS: &[Command] = &[
             }
         },
     ),
-    cmd(
+    coloured(cmd(
         "play",
         "<colour> <move>",
         "plays a move for the side to move, in RULES notation",
         play,
-    ),
+    )),
     cmd(
         "undo",
         "",
@@ -160,7 +172,11 @@ pub static COMMANDS: &[Command] = &[
         "every legal move of the side to move",
         |e, a| {
             a.none()?;
-            with_session!(e.game(), s => s.list_moves("list_moves"))
+            let list = with_session!(e.game(), s => s.list_moves("list_moves"))?;
+            Ok(match e.game() {
+                AnyGame::Rekushu(_) if e.settings().gogui => names::moves_to_gogui(&list),
+                _ => list,
+            })
         },
     ),
     cmd(
@@ -199,18 +215,18 @@ pub static COMMANDS: &[Command] = &[
         "replaces the game with a record's, after that many moves (default: all)",
         records::loadgame,
     ),
-    searching(cmd(
+    coloured(searching(cmd(
         "genmove",
         "<colour>",
         "the engine chooses a move for the side to move and plays it (or resigns/yields)",
         engine_play::genmove,
-    )),
-    searching(cmd(
+    ))),
+    coloured(searching(cmd(
         "reg_genmove",
         "<colour>",
         "the move genmove would choose, without playing it",
         engine_play::reg_genmove,
-    )),
+    ))),
     cmd(
         "level",
         "[easy|medium|hard|mike|random|uct]",
@@ -223,12 +239,12 @@ pub static COMMANDS: &[Command] = &[
         "GTP time control, in seconds",
         engine_play::time_settings,
     ),
-    cmd(
+    coloured(cmd(
         "time_left",
         "<colour> <seconds> <stones>",
         "GTP: the time left on that colour's clock",
         engine_play::time_left,
-    ),
+    )),
     cmd(
         "fischer_time",
         "<base> <increment>",
@@ -265,18 +281,18 @@ pub static COMMANDS: &[Command] = &[
         "stops the search running now; answered once it has stopped",
         engine_play::stop,
     ),
-    searching(cmd(
+    coloured(searching(cmd(
         "analyze",
         "[colour] [interval] [moves]",
         "streams info lines on the position for the side to move (every interval centiseconds, default 100; moves candidates, default 3) until the next input line",
         analyze::analyze,
-    )),
-    searching(cmd(
+    ))),
+    coloured(searching(cmd(
         "genmove_analyze",
         "<colour> [interval] [moves]",
         "genmove, streaming info lines as analyze does; ends with 'play <move>'",
         analyze::genmove_analyze,
-    )),
+    ))),
     cmd(
         "gogui-rules_game_id",
         "",
@@ -331,6 +347,12 @@ pub static COMMANDS: &[Command] = &[
         "GoGui graphics: Rekushu claims and mirror bans; REBUS symbols, locks, protection",
         gogui::board_gfx,
     ),
+    cmd(
+        "gogui-rules_board_gfx",
+        "",
+        "GoGui: the graphics of gogui-board_gfx, which GoGui draws after every move",
+        gogui::board_gfx,
+    ),
     only(
         GameId::Rekushu,
         cmd(
@@ -360,12 +382,12 @@ pub static COMMANDS: &[Command] = &[
     ),
     only(
         GameId::Rebus,
-        cmd(
+        coloured(cmd(
             "lock",
             "<colour> <square> <2|3>",
             "the same as play <colour> <square>L<k>",
             rebus::lock,
-        ),
+        )),
     ),
     only(
         GameId::Rebus,
@@ -475,6 +497,17 @@ fn clear_board(e: &mut Engine, args: &Args) -> CommandResult {
 
 fn play(e: &mut Engine, args: &Args) -> CommandResult {
     let [colour, mv] = args.exact::<2>()?;
+    // GoGui mode: a Rekushu move is a GoGui point.
+    let rules_text;
+    let mv = match e.game() {
+        AnyGame::Rekushu(_) if e.settings().gogui => {
+            rules_text = names::point_from_gogui(mv).map_err(|why| {
+                CommandError::syntax(format!("could not parse move '{mv}': {why}"))
+            })?;
+            rules_text.as_str()
+        }
+        _ => mv,
+    };
     with_session!(mut e.game_mut(), s => s.play_colour(colour, mv))?;
     Ok(String::new())
 }
@@ -486,6 +519,7 @@ fn showboard(e: &mut Engine, args: &Args) -> CommandResult {
         _ => return Err(args.usage_error()),
     };
     let board = match e.game() {
+        AnyGame::Rekushu(s) if e.settings().gogui => s.pos.showboard_named(&names::gogui_column),
         AnyGame::Rekushu(s) => s.pos.showboard(),
         AnyGame::Rebus(s) => s.pos.showboard(unicode),
     };

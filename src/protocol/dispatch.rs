@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use super::args::Args;
 use super::commands::find_command;
+use super::names;
 use super::parse::{format_reply, format_stream_tail, parse_request, too_long_reply};
+use crate::core::GameId;
 use crate::engine::driver::{Frontend, LineKind};
 use crate::engine::stream::StreamState;
 use crate::engine::{CommandError, CommandResult, Engine};
@@ -59,6 +61,17 @@ impl Engine {
                 "{name} is a {game} command; the current game is {current} (switch with 'game {game}')"
             )));
         }
+        // GoGui mode: GoGui's Black is REBUS's Red, its White Blue.
+        let gogui_colours;
+        let args = match args.split_first() {
+            Some((colour, rest))
+                if cmd.colour_first && self.settings().gogui && current == GameId::Rebus =>
+            {
+                gogui_colours = [vec![names::rebus_colour(colour)], rest.to_vec()].concat();
+                &gogui_colours[..]
+            }
+            _ => args,
+        };
         let result = (cmd.run)(self, &Args::new(cmd.name, cmd.usage, args));
         if result.is_ok() && !cmd.searches {
             // Settings or the game may have changed: the table is made ready

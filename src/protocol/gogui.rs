@@ -5,18 +5,26 @@
 //!
 //! GoGui knows only Go points, Black and White. The mapping:
 //!
-//! - **Points.** GoGui names columns `A`–`H`, `J`–`Z` (no `I`), rows from 1 at
-//!   the bottom. Tessera's Rekushu columns include `I`, so from the ninth column
-//!   on the names differ: Rekushu `I5` is GoGui `J5`, Rekushu `J5` is GoGui
-//!   `K5`. Every point these commands print is a GoGui name. REBUS square
-//!   `a1`–`i9` (file, rank) is GoGui point (file, rank): `a1` = `A1`, `h9` =
-//!   `H9`, `i5` = `J5`.
+//! - **Points.** GoGui names columns `A`–`H`, `J`–`Z` (no `I`), then `AA`,
+//!   `AB`… from the 26th, rows from 1 at the bottom. Tessera's Rekushu columns
+//!   include `I`, so from the ninth column on the names differ: Rekushu `I5`
+//!   is GoGui `J5`, Rekushu `J5` is GoGui `K5`, Rekushu `Z26` GoGui `AA26`.
+//!   Every point these commands print is a GoGui name. REBUS square `a1`–`i9`
+//!   (file, rank) is GoGui point (file, rank): `a1` = `A1`, `h9` = `H9`,
+//!   `i5` = `J5`.
 //! - **Colours.** Rekushu Black/White are GoGui's. REBUS Red (first to move) is
 //!   shown as Black (`X`), Blue as White (`O`), Green squares as empty.
 //!
-//! GoGui supports boards up to 25×25; a 26×26 Rekushu board gets an error.
+//! GoGui mode (`tessera --gogui`, on GoGui's program line, which also starts
+//! its ruler processes) makes the other commands speak GoGui too: `play`
+//! takes GoGui points, `genmove` answers one, list and analysis lines name
+//! vertices GoGui's way, REBUS colours `b`/`black` are Red and `w`/`white`
+//! Blue; and nothing a point cannot carry is sent as a move: `genmove` plays
+//! a placement without its claim, and refuses REBUS, where no move is a
+//! point (protocol.md §9).
 
 use super::args::Args;
+use super::names::gogui_point;
 use crate::core::{Game, GameText, Side};
 use crate::engine::settings::TimeControl;
 use crate::engine::{AnyGame, CommandError, CommandResult, Engine, Session};
@@ -25,29 +33,13 @@ use crate::games::rebus::tile::{Owner, SYMBOL_LETTERS};
 use crate::games::rebus::{Position, SQUARES};
 use crate::games::rekushu::{Board, mirror};
 
-/// GoGui's column letters (no `I`); its largest board is 25×25.
-const GOGUI_COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-
-/// The GoGui name of 0-based point (x, y): `J5` for (8, 4).
-pub fn gogui_point(x: usize, y: usize) -> String {
-    match GOGUI_COLUMNS.get(x) {
-        Some(&c) => format!("{}{}", c as char, y + 1),
-        None => format!("?{}", y + 1),
-    }
-}
-
-/// The board size GoGui sees, or an error when it cannot show the board.
-fn gogui_size(e: &Engine, name: &str) -> Result<usize, CommandError> {
-    let n = match e.game() {
+/// The board size GoGui sees (every board of both games: GoGui shows up to
+/// 52×52).
+fn gogui_size(e: &Engine) -> usize {
+    match e.game() {
         AnyGame::Rekushu(s) => s.pos.size(),
         AnyGame::Rebus(_) => crate::games::rebus::SIDE,
-    };
-    if n > GOGUI_COLUMNS.len() {
-        return Err(CommandError::refused(format!(
-            "{name}: GoGui shows boards up to 25x25; this one is {n}x{n}"
-        )));
     }
-    Ok(n)
 }
 
 /// `gogui-rules_game_id`: `rekushu` or `rebus`.
@@ -59,14 +51,14 @@ pub fn game_id(e: &mut Engine, args: &Args) -> CommandResult {
 /// `gogui-rules_board_size`: the side of the board.
 pub fn board_size(e: &mut Engine, args: &Args) -> CommandResult {
     args.none()?;
-    Ok(gogui_size(e, "gogui-rules_board_size")?.to_string())
+    Ok(gogui_size(e).to_string())
 }
 
 /// `gogui-rules_board`: the top row first, one character per point (`X`, `O`,
 /// `.`), separated by spaces; nothing else (GoGui reads every `X`, `O` and `.`).
 pub fn board(e: &mut Engine, args: &Args) -> CommandResult {
     args.none()?;
-    let n = gogui_size(e, "gogui-rules_board")?;
+    let n = gogui_size(e);
     let cell = |x: usize, y: usize| -> char {
         let side = match e.game() {
             AnyGame::Rekushu(s) => s.pos.stone_at(x, y),
@@ -118,7 +110,6 @@ pub fn side_to_move(e: &mut Engine, args: &Args) -> CommandResult {
 /// list tells it the game is over). Empty when the game is over.
 pub fn legal_moves(e: &mut Engine, args: &Args) -> CommandResult {
     args.none()?;
-    gogui_size(e, "gogui-rules_legal_moves")?;
     match e.game() {
         AnyGame::Rekushu(s) => {
             if s.status() != crate::core::Status::Ongoing {
@@ -222,7 +213,6 @@ pub fn params(e: &mut Engine, args: &Args) -> CommandResult {
 /// buried tile, and a `TEXT` line.
 pub fn board_gfx(e: &mut Engine, args: &Args) -> CommandResult {
     args.none()?;
-    gogui_size(e, "gogui-board_gfx")?;
     Ok(match e.game() {
         AnyGame::Rekushu(s) => rekushu_gfx(&s.pos),
         AnyGame::Rebus(s) => rebus_gfx(&s.pos),

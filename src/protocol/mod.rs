@@ -8,11 +8,12 @@
 //! - `commands.rs`: the one command table (name, usage, help, game, whether it
 //!   searches, handler) and the game-independent handlers.
 //! - `args.rs`: arguments checked against the table's usage.
+//! - `names.rs`: GoGui's names of points and colours (GoGui mode).
 //! - `dispatch.rs`: [`Engine::handle_line`], and the driver's [`Gtp`] frontend.
 //! - One file per group of handlers: `play.rs` (levels, time, options,
 //!   `genmove`), `analyze.rs` (streamed analysis), `records.rs`, `gogui.rs`,
 //!   `rekushu.rs`, `rebus.rs`. Handlers use the engine, the table's
-//!   arguments, and never each other.
+//!   arguments and GoGui's names, and never each other.
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
@@ -23,6 +24,7 @@ pub mod args;
 pub mod commands;
 pub mod dispatch;
 pub mod gogui;
+pub mod names;
 pub mod parse;
 pub mod play;
 pub mod rebus;

@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use super::args::Args;
+use super::names;
 use crate::engine::numbers::{seconds, whole};
 use crate::engine::play::PlainRun;
 use crate::engine::settings::{AnalysisLimits, TimeControl, option_infos};
@@ -14,8 +15,9 @@ use crate::engine::{AnyGame, CommandError, CommandResult, Engine, Session};
 
 fn genmove_any(e: &mut Engine, args: &Args, commit: bool) -> CommandResult {
     let [colour] = args.exact::<1>()?;
+    names::refuse_rebus_in_gogui_mode(e, args)?;
     let choice = e.genmove(args.name(), colour, commit, &mut PlainRun)?;
-    Ok(choice.text)
+    Ok(names::move_text(e, choice.text))
 }
 
 pub fn genmove(e: &mut Engine, args: &Args) -> CommandResult {

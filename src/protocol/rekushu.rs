@@ -9,6 +9,11 @@ use crate::games::rekushu::Board;
 /// colour has just played. The same result as `play <colour> <vertex>:<a>-<b>`.
 pub fn claim(e: &mut Engine, args: &Args) -> CommandResult {
     let [colour, a, b] = args.exact::<3>()?;
+    if e.settings().gogui {
+        return Err(CommandError::refused(
+            "claim: GoGui cannot show a claim, so GoGui mode makes none (GoGui's ruler would not see it); claim in the board, tessera-board",
+        ));
+    }
     let GameMut::Rekushu(s) = e.game_mut() else {
         return Err(CommandError::refused("claim is a rekushu command"));
     };

@@ -61,6 +61,11 @@ impl GameText for Position {
         c[self.side.index()] as i32 - c[self.side.opp().index()] as i32
     }
 
+    /// No REBUS move is one board point.
+    fn as_point(&self, _mv: Move) -> Option<Move> {
+        None
+    }
+
     /// Squares change hands until the game ends: a game still going is never
     /// lost whatever anyone plays.
     fn lost_whatever_played(&self) -> bool {

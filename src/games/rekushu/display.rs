@@ -18,12 +18,17 @@ use super::notation::vertex_text;
 impl Board {
     /// A multi-line picture (no empty lines, no trailing newline).
     pub fn showboard(&self) -> String {
+        self.showboard_named(&|x| vertex_text(x, 0)[..1].to_string())
+    }
+
+    /// [`Board::showboard`] with the columns named by `column` (0-based
+    /// index to name), in the labels and the vertices below the grid: a GUI
+    /// whose names differ from the rules' (GoGui's have no `I`).
+    pub fn showboard_named(&self, column: &dyn Fn(usize) -> String) -> String {
         let n = self.n;
+        let vertex_text = |x: usize, y: usize| format!("{}{}", column(x), y + 1);
         let mut lines = Vec::with_capacity(n + 8);
-        let letters: String = (0..n)
-            .map(|x| vertex_text(x, 0)[..1].to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let letters: String = (0..n).map(column).collect::<Vec<_>>().join(" ");
         lines.push(format!("    {letters}"));
         for y in (0..n).rev() {
             let mut row = format!("{:>2}  ", y + 1);

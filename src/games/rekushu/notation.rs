@@ -205,6 +205,12 @@ impl GameText for Board {
         }
     }
 
+    /// A placement is legal whatever it claims: the placement alone is too.
+    fn as_point(&self, mv: Move) -> Option<Move> {
+        let (x, y) = mv.vertex();
+        Some(Move::place(x, y))
+    }
+
     /// Lost when the opponent leads by more tiles than are still unclaimed:
     /// even every one of them would not be enough.
     fn lost_whatever_played(&self) -> bool {
