@@ -303,11 +303,18 @@ fn config(cli: Cli) -> Result<(Config, Option<PathBuf>), String> {
     ))
 }
 
-/// Writes the summary as JSON to `path`.
+/// Writes the summary as JSON to `path`, whole or not at all: to `path.tmp`
+/// first, then renamed, so that a watcher merging shards as they finish
+/// (`sprt-watch.sh`, on a shared file system) never reads half a file.
 fn write_json(summary: &Summary, path: &std::path::Path) -> Result<(), String> {
     let text = serde_json::to_string_pretty(summary)
         .map_err(|e| format!("cannot write the summary: {e}"))?;
-    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text + "\n")
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// `arena merge`: shards' JSON summaries summed into one.
