@@ -14,8 +14,11 @@
 #   ARENA         the arena binary (default: target/release/arena)
 #   JOBS          shards at once per machine (default: 1 per core, as parallel's -j100%
 #                 would, halved: each game has two engines)
-#   SSHLOGINFILE  a GNU parallel --sshloginfile: run the shards on those hosts
-#                 (the binaries, the engines and OUTDIR must be at the same paths there)
+#   SSHLOGINFILE  a GNU parallel --sshloginfile: run the shards on those hosts,
+#                 one per line as JOBS/HOST (e.g. 4/alice); the binaries, the
+#                 engines and OUTDIR must be at the same paths there
+#   PARALLEL_SSH  the ssh command GNU parallel uses (e.g. 'ssh -F cluster.conf'
+#                 for ports, users and keys; default: ssh)
 #
 # Interrupted? Run the same command again: finished shards are skipped
 # (--resume-failed on the joblog) and unfinished ones resume from their state
@@ -27,7 +30,7 @@
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
-  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 n=$1
