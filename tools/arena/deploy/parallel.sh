@@ -20,6 +20,8 @@
 #   PARALLEL_SSH  the ssh command GNU parallel uses (e.g. 'ssh -F cluster.conf'
 #                 for ports, users and keys; default: ssh)
 #
+# Stop it with SIGTERM (kill PID: no new shards, the running ones save their
+# state and stop) or SIGHUP (no new shards, the running ones finish).
 # Interrupted? Run the same command again: finished shards are skipped
 # (--resume-failed on the joblog) and unfinished ones resume from their state
 # files. Example:
@@ -30,7 +32,7 @@
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
-  sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 n=$1
@@ -61,14 +63,26 @@ fi
 
 # One job per shard; {} is the shard number 1..N. --halt never: a failed shard
 # does not stop the others; --resume-failed reruns failed and missing ones.
-set +e
-# -q quotes the arena's arguments ('level easy' stays one word).
+# -q quotes the arena's arguments ('level easy' stays one word). GNU parallel
+# runs in the background so that a SIGTERM or SIGHUP sent to this script (by
+# sprt-watch.sh --cancel 'kill PID') reaches it: on SIGTERM it starts no more
+# shards and stops the running ones (their arenas save their state), on SIGHUP
+# it lets the running ones finish.
 parallel -q "${where[@]}" -j "$jobs" --joblog "$out/joblog" --resume-failed --halt never \
   --line-buffer --tagstring 'shard {}' \
   "$arena" "$@" --quiet --shard "{}/$n" --state "$out/shard-{}.state" \
-  --json "$out/shard-{}.json" --records "$out/records-{}" ::: $(seq 1 "$n")
-status=$?
-set -e
+  --json "$out/shard-{}.json" --records "$out/records-{}" ::: $(seq 1 "$n") &
+gnu=$!
+stopped=
+trap 'stopped=SIGTERM; kill -TERM "$gnu" 2>/dev/null' TERM INT
+trap 'stopped=SIGHUP; kill -HUP "$gnu" 2>/dev/null' HUP
+status=0
+# A trapped signal ends `wait` early: wait again until parallel has exited.
+while :; do
+  if wait "$gnu"; then status=0; else status=$?; fi
+  kill -0 "$gnu" 2>/dev/null || break
+done
+trap - TERM INT HUP
 
 shopt -s nullglob
 summaries=("$out"/shard-*.json)
@@ -77,6 +91,10 @@ if [ ${#summaries[@]} -eq 0 ]; then
   exit 1
 fi
 "$arena" merge "${summaries[@]}" --json "$out/merged.json"
+if [ -n "$stopped" ]; then
+  echo "parallel.sh: stopped by $stopped; run the same command again to play the rest" >&2
+  exit 130
+fi
 if [ $status -ne 0 ]; then
   echo "parallel.sh: $status shard(s) failed; run the same command again to retry them" >&2
   exit 1

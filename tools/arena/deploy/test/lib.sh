@@ -48,7 +48,7 @@ start_run() {
   D=$(mktemp -d "/tmp/arena-$e2e_name.XXXXXX")
   chmod 755 "$D"
   TAG="ARENA_E2E_TAG=$D"
-  started=$(date +%s)
+  e2e_started=$(date +%s)
   trap finish EXIT
   trap 'exit 130' INT TERM
   say "run folder $D"
@@ -80,7 +80,7 @@ finish() {
     rm -rf "$D"
   fi
   [ "$status" -eq 0 ] || failed=$((failed + (failed == 0)))
-  say "$(($(date +%s) - started)) s"
+  say "$(($(date +%s) - e2e_started)) s"
   echo "$e2e_name: $passed passed, $failed failed"
   exit "$status"
 }
@@ -144,14 +144,9 @@ match_file() {
 
 # pids_with TEXT: the processes whose command line holds TEXT (none: fails).
 pids_with() {
-  local p found=1
-  for p in /proc/[0-9]*; do
-    if tr '\0' ' ' 2>/dev/null < "$p/cmdline" | grep -qF -- "$1"; then
-      echo "${p#/proc/}"
-      found=0
-    fi
-  done
-  return $found
+  local pattern
+  pattern=$(printf '%s' "$1" | sed 's/[][\.*^$+?(){}|]/\\&/g')
+  pgrep -f -- "$pattern"
 }
 
 no_pids_with() { ! pids_with "$1" > /dev/null; }

@@ -9,6 +9,11 @@
 #      parallel.sh reports the failed shard; the same command again reruns
 #      only that one (--resume-failed), which resumes from its state file; the
 #      merge is equal to the match played unsharded
+#   3. an SPRT as 20 shards over the two logins: sprt-watch.sh --cancel
+#      'kill PID' stops parallel.sh on H1 (the shards not started never
+#      start, the running ones stop, here and over ssh); the merged result is
+#      what the finished shards 1..K hold (the first games of the unsharded
+#      match)
 #
 #   tools/arena/deploy/test/ssh-e2e.sh      # as root, after cargo build --release --workspace
 #
@@ -86,9 +91,10 @@ say "logins: $(tr '\n' ' ' < "$D/logins")with PARALLEL_SSH='$PARALLEL_SSH'"
 m1=(--game rekushu --size 6 --engine "r1=$ENGINE" --engine "r2=$ENGINE"
   --init 'r1=level random' --init 'r2=level random' --init 'r2=setoption seed 5'
   --games 40 --seed 3)
-m2=(--game rekushu --size 6 --engine "search=$ENGINE" --engine "random=$ENGINE"
+search=(--game rekushu --size 6 --engine "search=$ENGINE" --engine "random=$ENGINE"
   --nodes search=3000 --init 'random=level random' --init 'random=setoption seed 5'
-  --games 40 --seed 3)
+  --seed 3)
+m2=("${search[@]}" --games 40)
 "$ARENA" "${m1[@]}" --quiet --json "$D/whole1.json" > /dev/null
 "$ARENA" "${m2[@]}" --quiet --json "$D/whole2.json" > /dev/null
 
@@ -152,3 +158,35 @@ check "shard 2's state file now holds its 10 games, each once" \
 check "merged.json = unsharded: $(same_match "$out/merged.json" "$D/whole2.json" 2>&1)" \
   same_match "$out/merged.json" "$D/whole2.json"
 say "2. $(($(date +%s) - t)) s"
+
+# --- 3. an SPRT stopped by the watcher: SIGTERM to parallel.sh -------------------
+t=$(date +%s)
+out=$D/p3
+mkdir -p "$out"
+# 20 shards of 4 games; the SPRT decides after 10 pairs (shard 5).
+m3=("${search[@]}" --games 80 --sprt elo0=0 elo1=200)
+(cd "$repo" && exec env "$TAG" ARENA="$ARENA" SSHLOGINFILE="$D/logins" \
+  "$deploy/parallel.sh" 20 "$out" "${m3[@]}") > "$D/log/p3.txt" 2>&1 &
+pp=$!
+watch_status=0
+timeout 300 env ARENA="$ARENA" "$deploy/sprt-watch.sh" --wait 0.3 --cancel "kill $pp" \
+  20 "$out" > "$out/watch.txt" 2>&1 || watch_status=$?
+status=0
+wait "$pp" || status=$?
+check "sprt-watch exits 0 on a verdict (exit $watch_status): $(grep -o 'LLR.*' "$out/prefix.txt")" \
+  grep -q 'H1 accepted' "$out/prefix.txt"
+check "kill PID stops parallel.sh: exit $status, '$(grep -o 'stopped by [A-Z]*' "$D/log/p3.txt")'" \
+  test "$status" -eq 130
+wait_until 10 "the arenas of the stopped match end" no_pids_with "$out/"
+check "no arena of the match is left, here or over ssh" no_pids_with "$out/"
+begun=$(($(wc -l < "$out/joblog") - 1))
+k=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["shards"]))' "$out/prefix.json")
+check "$begun of 20 shards had started, shards 1..$k had finished at the verdict" test "$begun" -lt 20
+prefix=()
+for i in $(seq 1 "$k"); do prefix+=("$out/shard-$i.json"); done
+"$ARENA" merge "${prefix[@]}" --json "$out/check.json" > /dev/null 2>&1
+check "the watcher's merge is what shards 1..$k hold: $(same_match "$out/prefix.json" "$out/check.json" 2>&1)" \
+  same_match "$out/prefix.json" "$out/check.json"
+check "and those are the unsharded match's first games: $(same_match "$out/prefix.json" "$D/whole2.json" prefix 2>&1)" \
+  same_match "$out/prefix.json" "$D/whole2.json" prefix
+say "3. $(($(date +%s) - t)) s"
