@@ -404,26 +404,42 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    print!("{}", tournament::table(&summary));
+    // The summary file first: an arena stopped because its ssh connection or
+    // terminal went away (GNU parallel's --termseq over ssh) cannot print, and
+    // must still leave its summary.
     if let Some(path) = json
         && let Err(e) = write_json(&summary, &path)
     {
-        eprintln!("arena: {e}");
+        say(&format!("arena: {e}"));
         return ExitCode::FAILURE;
     }
+    print_out(&tournament::table(&summary));
     if summary.status == "interrupted" {
-        match &config.state {
-            Some(p) => eprintln!(
+        say(&match &config.state {
+            Some(p) => format!(
                 "arena: interrupted after {} games; the same command resumes from '{}'",
                 summary.games_played,
                 p.display()
             ),
-            None => eprintln!(
+            None => format!(
                 "arena: interrupted after {} games (give --state FILE to make a match resumable)",
                 summary.games_played
             ),
-        }
+        });
         return ExitCode::from(130);
     }
     ExitCode::SUCCESS
+}
+
+/// Prints to stdout; a closed stdout (a lost connection) is not an error.
+fn print_out(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let _ = std::io::stdout().flush();
+}
+
+/// A line on stderr; a closed stderr is not an error.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
