@@ -67,14 +67,20 @@ fi
 # runs in the background so that a SIGTERM or SIGHUP sent to this script (by
 # sprt-watch.sh --cancel 'kill PID') reaches it: on SIGTERM it starts no more
 # shards and stops the running ones (their arenas save their state), on SIGHUP
-# it lets the running ones finish.
+# it lets the running ones finish. --termseq: a stopped arena has 5 s to save
+# its state and summary before the second SIGTERM; `exec` makes the arena the
+# job's process itself (over ssh, GNU parallel's remote wrapper cuts its wait
+# short when the shell around a job dies).
 parallel -q "${where[@]}" -j "$jobs" --joblog "$out/joblog" --resume-failed --halt never \
-  --line-buffer --tagstring 'shard {}' \
-  "$arena" "$@" --quiet --shard "{}/$n" --state "$out/shard-{}.state" \
+  --termseq TERM,5000,TERM,200,KILL,25 --line-buffer --tagstring 'shard {}' \
+  exec "$arena" "$@" --quiet --shard "{}/$n" --state "$out/shard-{}.state" \
   --json "$out/shard-{}.json" --records "$out/records-{}" ::: $(seq 1 "$n") &
 gnu=$!
 stopped=
-trap 'stopped=SIGTERM; kill -TERM "$gnu" 2>/dev/null' TERM INT
+trap 'stopped=SIGTERM; kill -TERM "$gnu" 2>/dev/null' TERM
+# Ctrl-C reaches the arenas from the terminal (they save and stop): parallel,
+# which ignores it in the background, is only told to start no more shards.
+trap 'stopped=SIGINT; kill -HUP "$gnu" 2>/dev/null' INT
 trap 'stopped=SIGHUP; kill -HUP "$gnu" 2>/dev/null' HUP
 status=0
 # A trapped signal ends `wait` early: wait again until parallel has exited.
@@ -88,9 +94,10 @@ shopt -s nullglob
 summaries=("$out"/shard-*.json)
 if [ ${#summaries[@]} -eq 0 ]; then
   echo "parallel.sh: no shard wrote its summary (see the errors above and $out/joblog)" >&2
+elif ! "$arena" merge "${summaries[@]}" --json "$out/merged.json"; then
+  echo "parallel.sh: the merge failed (above)" >&2
   exit 1
 fi
-"$arena" merge "${summaries[@]}" --json "$out/merged.json"
 if [ -n "$stopped" ]; then
   echo "parallel.sh: stopped by $stopped; run the same command again to play the rest" >&2
   exit 130
@@ -99,3 +106,4 @@ if [ $status -ne 0 ]; then
   echo "parallel.sh: $status shard(s) failed; run the same command again to retry them" >&2
   exit 1
 fi
+[ ${#summaries[@]} -gt 0 ] || exit 1

@@ -14,6 +14,9 @@
 #      start, the running ones stop, here and over ssh); the merged result is
 #      what the finished shards 1..K hold (the first games of the unsharded
 #      match)
+#   4. parallel.sh sent SIGTERM while shards run on both logins: it exits 130,
+#      no arena is left here or over ssh, and the same command again finishes
+#      the match, equal to the match played unsharded
 #
 #   tools/arena/deploy/test/ssh-e2e.sh      # as root, after cargo build --release --workspace
 #
@@ -179,9 +182,16 @@ check "kill PID stops parallel.sh: exit $status, '$(grep -o 'stopped by [A-Z]*' 
   test "$status" -eq 130
 wait_until 10 "the arenas of the stopped match end" no_pids_with "$out/"
 check "no arena of the match is left, here or over ssh" no_pids_with "$out/"
-begun=$(($(wc -l < "$out/joblog") - 1))
+# A shard's arena writes its state file's header as it starts (the joblog
+# has only the jobs that ended).
+begun=$(find "$out" -maxdepth 1 -name 'shard-*.state' | wc -l)
 k=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["shards"]))' "$out/prefix.json")
-check "$begun of 20 shards had started, shards 1..$k had finished at the verdict" test "$begun" -lt 20
+check "$begun of 20 shards had started (state files), shards 1..$k had finished at the verdict" \
+  test "$begun" -lt 20
+for i in $(seq $((k + 1)) 20); do
+  [ -f "$out/shard-$i.state" ] || continue
+  say "shard $i: $(if [ -f "$out/shard-$i.json" ]; then status_of "$out/shard-$i.json"; else echo "no summary"; fi), $(games_in "$out/shard-$i.state") games in its state file"
+done
 prefix=()
 for i in $(seq 1 "$k"); do prefix+=("$out/shard-$i.json"); done
 "$ARENA" merge "${prefix[@]}" --json "$out/check.json" > /dev/null 2>&1
@@ -190,3 +200,42 @@ check "the watcher's merge is what shards 1..$k hold: $(same_match "$out/prefix.
 check "and those are the unsharded match's first games: $(same_match "$out/prefix.json" "$D/whole2.json" prefix 2>&1)" \
   same_match "$out/prefix.json" "$D/whole2.json" prefix
 say "3. $(($(date +%s) - t)) s"
+
+# --- 4. parallel.sh stopped while shards run over ssh, then run again ----------
+t=$(date +%s)
+out=$D/p4
+mkdir -p "$out"
+(cd "$repo" && exec env "$TAG" ARENA="$ARENA" SSHLOGINFILE="$D/logins" \
+  "$deploy/parallel.sh" 4 "$out" "${m2[@]}") > "$D/log/p4-first.txt" 2>&1 &
+pp=$!
+both_running() { [ "$(games_in "$out/shard-1.state")" -ge 1 ] && [ "$(games_in "$out/shard-2.state")" -ge 1 ]; }
+wait_until 120 "shards 1 and 2 play their games" both_running
+kill -TERM "$pp"
+status=0
+wait "$pp" || status=$?
+check "kill PID while shards 1 and 2 run: parallel.sh exits $status, '$(grep -o 'stopped by [A-Z]*' "$D/log/p4-first.txt")'" \
+  test "$status" -eq 130
+wait_until 10 "the arenas of the stopped match end" no_pids_with "$out/"
+check "no arena of the match is left, here or over ssh" no_pids_with "$out/"
+summary() { if [ -f "$1" ]; then status_of "$1"; else echo "no summary"; fi; }
+saved=$(for i in 1 2 3 4; do
+  echo "shard $i: $(games_in "$out/shard-$i.state") games, $(summary "$out/shard-$i.json");"
+done | tr '\n' ' ')
+# Each arena that was running got SIGTERM over ssh, saved, wrote its summary.
+stopped_and_saved() {
+  local a b
+  a=$(summary "$out/shard-1.json")
+  b=$(summary "$out/shard-2.json")
+  case "$a $b" in
+    "interrupted interrupted" | "interrupted finished" | "finished interrupted") ;;
+    *) return 1 ;;
+  esac
+}
+check "the running shards stopped with their games saved and their summaries written ($saved)" \
+  stopped_and_saved
+run_parallel 4 "$out" "${m2[@]}" > "$D/log/p4-again.txt" 2>&1 ||
+  die "parallel.sh again failed: $(tail -n 5 "$D/log/p4-again.txt")"
+check "the same command again finished the match: $(same_match "$out/merged.json" "$D/whole2.json" 2>&1)" \
+  same_match "$out/merged.json" "$D/whole2.json"
+say "4. $(($(date +%s) - t)) s"
+
