@@ -284,6 +284,39 @@ fn bad_merge_inputs_are_refused_and_nothing_is_written() {
         );
         assert!(!merged.exists(), "{}: a merge was written", bad.display());
     }
+    // A state file is of one shard: another shard's run refuses it, and
+    // leaves it as it was.
+    let state = dir.join("shard-1.state");
+    let mut args = base_args("3");
+    args.extend(["--shard".to_string(), "1/2".to_string()]);
+    let out = Command::new(ARENA)
+        .args(&args)
+        .arg("--state")
+        .arg(&state)
+        .arg("--quiet")
+        .output()
+        .expect("arena runs");
+    assert!(out.status.success());
+    let before = std::fs::read_to_string(&state).expect("state");
+    let mut args = base_args("3");
+    args.extend(["--shard".to_string(), "2/2".to_string()]);
+    let out = Command::new(ARENA)
+        .args(&args)
+        .arg("--state")
+        .arg(&state)
+        .arg("--json")
+        .arg(&merged)
+        .output()
+        .expect("arena runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("shard-1.state") && err.contains("is of shard 1/2, not 2/2"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&state).expect("state"), before);
+    assert!(!merged.exists());
+
     // The good pair merges, and no temporary file is left beside the result.
     let out = Command::new(ARENA)
         .arg("merge")
