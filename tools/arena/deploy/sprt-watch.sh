@@ -48,8 +48,11 @@ look() {
   local files=() i f
   for i in $(seq 1 "$n"); do
     f="$out/shard-$i.json"
-    [ -f "$f" ] && grep -q '"status": "finished"' "$f" || break
-    files+=("$f")
+    if [ -f "$f" ] && grep -q '"status": "finished"' "$f"; then
+      files+=("$f")
+    else
+      break
+    fi
   done
   # While waiting, nothing new to say until the prefix grows.
   [ "${#files[@]}" -eq "$last" ] && return 1
