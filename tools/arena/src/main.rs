@@ -303,11 +303,18 @@ fn config(cli: Cli) -> Result<(Config, Option<PathBuf>), String> {
     ))
 }
 
-/// Writes the summary as JSON to `path`.
+/// Writes the summary as JSON to `path`, whole or not at all: to `path.tmp`
+/// first, then renamed, so that a watcher merging shards as they finish
+/// (`sprt-watch.sh`, on a shared file system) never reads half a file.
 fn write_json(summary: &Summary, path: &std::path::Path) -> Result<(), String> {
     let text = serde_json::to_string_pretty(summary)
         .map_err(|e| format!("cannot write the summary: {e}"))?;
-    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text + "\n")
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// `arena merge`: shards' JSON summaries summed into one.
@@ -397,26 +404,42 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    print!("{}", tournament::table(&summary));
+    // The summary file first: an arena stopped because its ssh connection or
+    // terminal went away (GNU parallel's --termseq over ssh) cannot print, and
+    // must still leave its summary.
     if let Some(path) = json
         && let Err(e) = write_json(&summary, &path)
     {
-        eprintln!("arena: {e}");
+        say(&format!("arena: {e}"));
         return ExitCode::FAILURE;
     }
+    print_out(&tournament::table(&summary));
     if summary.status == "interrupted" {
-        match &config.state {
-            Some(p) => eprintln!(
+        say(&match &config.state {
+            Some(p) => format!(
                 "arena: interrupted after {} games; the same command resumes from '{}'",
                 summary.games_played,
                 p.display()
             ),
-            None => eprintln!(
+            None => format!(
                 "arena: interrupted after {} games (give --state FILE to make a match resumable)",
                 summary.games_played
             ),
-        }
+        });
         return ExitCode::from(130);
     }
     ExitCode::SUCCESS
+}
+
+/// Prints to stdout; a closed stdout (a lost connection) is not an error.
+fn print_out(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let _ = std::io::stdout().flush();
+}
+
+/// A line on stderr; a closed stderr is not an error.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }

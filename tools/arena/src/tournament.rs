@@ -958,7 +958,7 @@ impl Progress {
                 bar.inc(1);
                 bar.set_message(status.to_string());
             }
-            None if self.enabled => eprintln!("{status}"),
+            None if self.enabled => say(status),
             None => {}
         }
     }
@@ -966,7 +966,7 @@ impl Progress {
     fn line(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.println(text),
-            None => eprintln!("{text}"),
+            None => say(text),
         }
     }
 
@@ -1091,6 +1091,13 @@ pub fn table(summary: &Summary) -> String {
         ));
     }
     out
+}
+
+/// A line on stderr: a closed stderr (the ssh connection or terminal of an
+/// arena gone) does not stop the match, which still saves its state.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 #[cfg(test)]

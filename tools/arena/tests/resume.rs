@@ -14,8 +14,14 @@ use serde_json::Value;
 const MARKER: &str = "resume-test-marker-5d1c";
 
 fn args(state: &Path, json: &Path) -> Vec<String> {
-    let e1 = engine("p1", &format!("pace 20 {MARKER}"));
-    let e2 = engine("p2", &format!("pace 20 {MARKER}"));
+    args_marked(state, json, MARKER)
+}
+
+/// The match, its engines' command lines holding `marker` (one per test that
+/// looks for its engines, as the tests run at once).
+fn args_marked(state: &Path, json: &Path, marker: &str) -> Vec<String> {
+    let e1 = engine("p1", &format!("pace 20 {marker}"));
+    let e2 = engine("p2", &format!("pace 20 {marker}"));
     let mut v: Vec<String> = [
         "--game",
         "rekushu",
@@ -49,12 +55,17 @@ fn args(state: &Path, json: &Path) -> Vec<String> {
 
 /// Processes whose command line holds the marker.
 fn marked_processes() -> Vec<String> {
+    processes_with(MARKER)
+}
+
+/// Processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
     let mut out = Vec::new();
     if let Ok(dir) = std::fs::read_dir("/proc") {
         for e in dir.flatten() {
             if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
                 let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-                if cmd.contains(MARKER) {
+                if cmd.contains(marker) {
                     out.push(format!("{}: {cmd}", e.file_name().to_string_lossy()));
                 }
             }
@@ -223,4 +234,53 @@ fn a_torn_last_line_is_played_again() {
     let mut indices = state_games(&state);
     indices.sort_unstable();
     assert_eq!(indices, (1..=8).collect::<Vec<u64>>());
+}
+
+/// Two SIGTERMs a moment apart (GNU parallel's remote wrapper sends its second
+/// as soon as the shell around the arena dies) are one request: the arena
+/// still writes its summary and says how to resume.
+#[test]
+fn two_sigterms_at_once_still_save_the_summary() {
+    let dir = scratch("resume-two-terms");
+    let state = dir.join("s.state");
+    let json = dir.join("s.json");
+    let marker = "resume-test-marker-two-terms-7a3e";
+    let mut child = Command::new(ARENA)
+        .args(args_marked(&state, &json, marker))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena starts");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while state_games(&state).is_empty() {
+        assert!(Instant::now() < deadline, "no games in the state file");
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "finished too soon"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: kill sends a signal to the child this test started.
+    unsafe {
+        assert_eq!(libc::kill(pid, libc::SIGTERM), 0);
+        assert_eq!(libc::kill(pid, libc::SIGTERM), 0);
+    }
+    let out = child.wait_with_output().expect("arena ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("resumes from"), "{err}");
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("summary written"))
+        .expect("json");
+    assert_eq!(s["status"], "interrupted");
+    assert_eq!(u(&s, "games_played") as usize, state_games(&state).len());
+    let gone_by = Instant::now() + Duration::from_secs(5);
+    while !processes_with(marker).is_empty() && Instant::now() < gone_by {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        processes_with(marker).is_empty(),
+        "{:?}",
+        processes_with(marker)
+    );
 }

@@ -193,14 +193,26 @@ fn merged_shards_are_the_unsharded_match() {
 
 #[test]
 fn bad_shards_are_refused() {
-    for bad in ["0/3", "4/3", "two/3"] {
+    let dir = scratch("shard-bad-spec");
+    let (state, json) = (dir.join("s.state"), dir.join("s.json"));
+    for bad in ["0/3", "4/3", "two/3", "0/4", "5/4", "1/0", "3"] {
+        let mut args = base_args("3");
+        args.extend(["--shard".to_string(), bad.to_string()]);
         let out = Command::new(ARENA)
-            .args(["--engine", "a=x", "--engine", "b=y", "--shard", bad])
+            .args(&args)
+            .arg("--state")
+            .arg(&state)
+            .arg("--json")
+            .arg(&json)
             .output()
             .expect("arena runs");
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(&format!("'{bad}'")), "{err}");
+        assert!(err.contains(&format!("--shard '{bad}'")), "{err}");
+        assert!(
+            !state.exists() && !json.exists(),
+            "{bad}: a file was written"
+        );
     }
     // A shard of a match of unknown size is refused.
     let out = Command::new(ARENA)
@@ -209,4 +221,114 @@ fn bad_shards_are_refused() {
         .expect("arena runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs --games"));
+}
+
+/// Inputs that are not the finished shards of one match: each refused with
+/// exit status 2, the file named, and no merged summary written.
+#[test]
+fn bad_merge_inputs_are_refused_and_nothing_is_written() {
+    let dir = scratch("shard-bad-merge");
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let mut args = base_args("3");
+        args.extend(["--shard".to_string(), format!("{i}/2")]);
+        let (s, _) = run(&format!("shard-bad-merge-{i}"), &args);
+        let file = dir.join(format!("shard-{i}.json"));
+        std::fs::write(&file, serde_json::to_string_pretty(&s).expect("json")).expect("write");
+        files.push(file);
+    }
+    let mut other_args = base_args("4");
+    other_args.extend(["--shard".to_string(), "2/2".to_string()]);
+    let (other, _) = run("shard-bad-merge-other", &other_args);
+    let other_file = dir.join("other-match.json");
+    std::fs::write(&other_file, other.to_string()).expect("write");
+    let missing = dir.join("shard-9.json");
+    let text = std::fs::read_to_string(&files[1]).expect("shard 2");
+    let truncated = dir.join("truncated.json");
+    std::fs::write(&truncated, &text[..text.len() / 2]).expect("write");
+    let garbled = dir.join("garbled.json");
+    std::fs::write(&garbled, text.replacen("\"games\"", "\"gmaes\"", 1)).expect("write");
+
+    let merged = dir.join("merged.json");
+    let cases: [(&std::path::Path, &[&str]); 4] = [
+        (&missing, &["cannot read", "shard-9.json"]),
+        (&truncated, &["truncated.json", "not an arena summary"]),
+        (&garbled, &["garbled.json", "games"]),
+        (
+            &other_file,
+            &[
+                "other-match.json",
+                "not a shard of the same match",
+                "setoption seed 4",
+            ],
+        ),
+    ];
+    for (bad, wanted) in cases {
+        let out = Command::new(ARENA)
+            .arg("merge")
+            .arg(&files[0])
+            .arg(bad)
+            .arg("--json")
+            .arg(&merged)
+            .output()
+            .expect("arena merge runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", bad.display());
+        for w in wanted {
+            assert!(err.contains(w), "{}: '{w}' not in: {err}", bad.display());
+        }
+        assert!(
+            out.stdout.is_empty(),
+            "a table was printed for {}",
+            bad.display()
+        );
+        assert!(!merged.exists(), "{}: a merge was written", bad.display());
+    }
+    // A state file is of one shard: another shard's run refuses it, and
+    // leaves it as it was.
+    let state = dir.join("shard-1.state");
+    let mut args = base_args("3");
+    args.extend(["--shard".to_string(), "1/2".to_string()]);
+    let out = Command::new(ARENA)
+        .args(&args)
+        .arg("--state")
+        .arg(&state)
+        .arg("--quiet")
+        .output()
+        .expect("arena runs");
+    assert!(out.status.success());
+    let before = std::fs::read_to_string(&state).expect("state");
+    let mut args = base_args("3");
+    args.extend(["--shard".to_string(), "2/2".to_string()]);
+    let out = Command::new(ARENA)
+        .args(&args)
+        .arg("--state")
+        .arg(&state)
+        .arg("--json")
+        .arg(&merged)
+        .output()
+        .expect("arena runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("shard-1.state") && err.contains("is of shard 1/2, not 2/2"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&state).expect("state"), before);
+    assert!(!merged.exists());
+
+    // The good pair merges, and no temporary file is left beside the result.
+    let out = Command::new(ARENA)
+        .arg("merge")
+        .args(&files)
+        .arg("--json")
+        .arg(&merged)
+        .output()
+        .expect("arena merge runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(merged.exists() && !dir.join("merged.json.tmp").exists());
 }
