@@ -13,9 +13,9 @@ use crate::bench::{
 use crate::core::{Game, GameId, GameText, Notation, Side};
 use crate::engine::Engine;
 use crate::games::rekushu::Board;
-use crate::games::rekushu::solve::{MAX_SOLVE_SIZE, Solver};
 use crate::search::levels::hardware_threads;
 use crate::search::{Evaluate, Level};
+use crate::solve::{MAX_SOLVE_SIZE, Solver};
 
 /// Why a subcommand failed: the message for stderr and the exit status.
 #[derive(Debug)]

@@ -7,6 +7,8 @@
 //! 3. [`record`] — game records: the text format of both games, its writer and
 //!    its strict parser, which replays every move with the rules.
 //! 4. [`search`] — the generic searcher, compiled once per game.
+//!    [`solve`] — exact solving above the games (Rekushu): no evaluation, no
+//!    depth limit, only what it can prove.
 //! 5. [`engine`] — the engine proper: the game being played, each game's
 //!    searcher, the settings, the stop flag, and the driver that runs the
 //!    protocol loop over any input and output.
@@ -27,3 +29,4 @@ pub mod games;
 pub mod protocol;
 pub mod record;
 pub mod search;
+pub mod solve;

@@ -554,7 +554,7 @@ fn resignation_fits_the_setting() {
     use tessera::core::{Game, GameText, SplitMix64, Status};
     use tessera::engine::{AnyGame, Session};
     use tessera::games::rekushu::Board;
-    use tessera::games::rekushu::solve::Solver;
+    use tessera::solve::Solver;
     let mut solver = Solver::new(16);
     let mut rng = SplitMix64::new(5);
     let mut found = 0;

@@ -1,4 +1,4 @@
-//! The exact solver (`games::rekushu::solve`) as an oracle.
+//! The exact solver (`solve`) as an oracle.
 //!
 //! 1. On late 4×4 positions the searcher, searching to the end of the game
 //!    (no reductions or pruning), finds the result the solver's value implies.
@@ -12,9 +12,9 @@ use std::sync::atomic::AtomicBool;
 use tessera::bench::random_line;
 use tessera::core::{Game, Side, SplitMix64, Status};
 use tessera::games::rekushu::Board;
-use tessera::games::rekushu::solve::Solver;
 use tessera::search::eval::{WIN_BOUND, is_decisive};
 use tessera::search::{Level, LevelConfig, Limits, SearchParams, Searcher};
+use tessera::solve::Solver;
 
 /// Ongoing positions of random games of `size` after about `plies` plies.
 fn positions(size: usize, count: usize, min: u64, spread: u64, seed: u64) -> Vec<Board> {

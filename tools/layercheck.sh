@@ -29,10 +29,11 @@ code() {
 
 # 1. Layers: <path> <layers it must not name>.
 layers=(
-    "src/core      games record search engine protocol bench analysis"
-    "src/games     record search engine protocol bench analysis"
-    "src/record.rs search engine protocol bench analysis"
-    "src/search    engine protocol bench analysis"
+    "src/core      games record search solve engine protocol bench analysis"
+    "src/games     record search solve engine protocol bench analysis"
+    "src/record    search solve engine protocol bench analysis"
+    "src/search    solve engine protocol bench analysis"
+    "src/solve     record search engine protocol bench analysis"
     "src/engine    protocol bench analysis"
     "src/protocol  bench analysis"
 )

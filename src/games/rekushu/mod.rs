@@ -17,7 +17,6 @@ pub mod mirror;
 mod movegen;
 mod moves;
 mod notation;
-pub mod solve;
 mod zobrist;
 
 pub use board::Board;

@@ -17,8 +17,8 @@ use clap::Parser;
 use tessera::core::{Game, GameText, Notation, SplitMix64, Status};
 use tessera::engine::{AnyGame, Session};
 use tessera::games::rekushu::Board;
-use tessera::games::rekushu::solve::Solver;
 use tessera::protocol::Engine;
+use tessera::solve::Solver;
 
 #[derive(Parser)]
 #[command(

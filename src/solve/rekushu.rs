@@ -33,9 +33,9 @@
 
 use crate::core::Game;
 
-use super::board::Board;
-use super::mirror::{self, H, R, Types, V};
-use super::moves::{Move, Rect};
+use crate::games::rekushu::Board;
+use crate::games::rekushu::mirror::{self, H, R, Types, V};
+use crate::games::rekushu::{Move, Rect};
 
 /// The largest board the exact keys cover.
 pub const MAX_SOLVE_SIZE: usize = 6;
