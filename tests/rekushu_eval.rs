@@ -325,50 +325,6 @@ fn bench_signature() {
     assert!(a.nodes > 0);
 }
 
-/// Not a test: prints speed and depth in one second per position, and the
-/// bench per position (`--ignored --nocapture`).
-#[test]
-#[ignore]
-fn measure() {
-    use std::time::Duration;
-    let mid = random_line(20, 120, 3);
-    for (name, b) in [
-        ("20x20 opening", Board::new(20).expect("size")),
-        ("20x20 ply 120", mid),
-    ] {
-        let config = one_thread(Level::Hard);
-        let stop = AtomicBool::new(false);
-        let r = Searcher::<Board>::new(64).search(
-            &b,
-            &Limits::movetime(Duration::from_secs(1)),
-            &config,
-            &stop,
-            &mut |_| {},
-        );
-        println!(
-            "{name}: depth {} seldepth {} nodes {} nps {} score {} best {}",
-            r.depth,
-            r.seldepth,
-            r.nodes,
-            (r.nodes as f64 / r.time.as_secs_f64()) as u64,
-            r.score,
-            r.best_move.map_or("-".into(), |m| b.format_move(m))
-        );
-    }
-    for (i, p) in bench_positions().iter().enumerate() {
-        let rep = bench(std::slice::from_ref(p), 4, 16);
-        println!("bench pos {i}: nodes {} time {:?}", rep.nodes, rep.time);
-    }
-}
-
-/// Not a test: the bench on the empty 20×20 board alone (profiling).
-#[test]
-#[ignore]
-fn measure_opening_bench() {
-    let rep = bench(&[Board::new(20).expect("size")], 4, 16);
-    println!("nodes {} time {:?}", rep.nodes, rep.time);
-}
-
 /// The same game scored by tiles alone (the hints and noisy moves are kept):
 /// the baseline the tactics are checked against.
 #[derive(Clone)]
@@ -436,74 +392,6 @@ fn double_threat_needs_the_evaluation() {
     );
     assert!(r.score < 300, "material-only score {}", r.score);
     assert!(search(&b, Level::Hard, 1).score >= 300);
-}
-
-/// Plays one game between two searchers at fixed depths; returns Black's
-/// tile lead at the end. The first `random_plies` plies are random (seeded).
-fn play_game<A: Evaluate<Move = Move>, B: Evaluate<Move = Move>>(
-    wrap_a: impl Fn(&Board) -> A,
-    wrap_b: impl Fn(&Board) -> B,
-    a_is_black: bool,
-    n: usize,
-    depth: u32,
-    seed: u64,
-) -> i32 {
-    let mut b = random_line(n, 4, seed);
-    let config = one_thread(Level::Hard);
-    let stop = AtomicBool::new(false);
-    let mut sa = Searcher::<A>::new(4);
-    let mut sb = Searcher::<B>::new(4);
-    while b.status() == Status::Ongoing {
-        let a_to_move = (b.side_to_move().index() == 0) == a_is_black;
-        let mv = if a_to_move {
-            sa.search(
-                &wrap_a(&b),
-                &Limits::depth(depth),
-                &config,
-                &stop,
-                &mut |_| {},
-            )
-            .best_move
-        } else {
-            sb.search(
-                &wrap_b(&b),
-                &Limits::depth(depth),
-                &config,
-                &stop,
-                &mut |_| {},
-            )
-            .best_move
-        };
-        let Some(mv) = mv else { break };
-        b.make_move(mv);
-    }
-    let [black, white] = b.tile_counts();
-    black as i32 - white as i32
-}
-
-/// Not a test: full evaluation against tiles-only, both at the same depth,
-/// each colour in turn (`--ignored --nocapture`).
-#[test]
-#[ignore]
-fn self_play_vs_material() {
-    for depth in [2, 3] {
-        let (mut wins, mut losses, mut draws, mut margin) = (0, 0, 0, 0);
-        for g in 0..10u64 {
-            let eval_black = g % 2 == 0;
-            let material = |b: &Board| MaterialOnly(b.clone());
-            let lead = play_game(Board::clone, material, eval_black, 10, depth, 1000 + g / 2);
-            let ours = if eval_black { lead } else { -lead };
-            margin += ours;
-            match ours.signum() {
-                1 => wins += 1,
-                -1 => losses += 1,
-                _ => draws += 1,
-            }
-        }
-        println!(
-            "eval vs material-only (10x10, depth {depth}, 10 games): +{wins} -{losses} ={draws}, tile margin {margin}"
-        );
-    }
 }
 
 /// The feature `name` of `b` (for the side to move).

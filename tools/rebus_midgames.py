@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes benches/data/rebus_midgames.txt: the position at plies 40 and 80 of
+"""Makes src/bench/rebus_midgames.txt: the position at plies 40 and 80 of
 medium-vs-medium REBUS games (limit nodes 4000, seed = deal) from the random
 deals 101..110. Usage: tools/rebus_midgames.py target/release/tessera"""
 import subprocess

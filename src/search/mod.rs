@@ -11,7 +11,7 @@
 //! `params` (tuning constants), `tt` (transposition table), `ordering` (move
 //! picker, killers, history), `alphabeta` (the search), `timeman` (limits and
 //! deadlines), `threads` (Lazy SMP), `levels` (playing levels), `info`
-//! (reports), `bench` (the node-count signature), `testgame` (a Connect-Four for tests and benches).
+//! (reports), `bench` (the node-count signature), `testgame` (a Connect-Four for tests and benches: only with `cfg(test)` or the `testgame` feature, which the tests and benches turn on).
 
 mod alphabeta;
 pub mod bench;
@@ -22,6 +22,7 @@ pub mod ordering;
 pub mod params;
 pub mod random;
 #[doc(hidden)]
+#[cfg(any(test, feature = "testgame"))]
 pub mod testgame;
 mod threads;
 pub mod timeman;
@@ -86,11 +87,6 @@ impl<G: Evaluate> Searcher<G> {
 
     /// Forgets everything learned (a new game starts).
     pub fn new_game(&mut self) {
-        self.tt.clear();
-    }
-
-    /// Same as [`Searcher::new_game`].
-    pub fn clear(&mut self) {
         self.tt.clear();
     }
 

@@ -24,6 +24,10 @@
 //! is strict: every line is checked, every move is replayed with the rules
 //! (once: the replay is returned with the record), and any fault is an error
 //! quoting the line and its number. It never panics.
+//!
+//! Files: this one holds the format (tags, moves, the writer and the strict
+//! reader); `file.rs` reads and writes record files (regular files only, a
+//! size bound).
 
 #![cfg_attr(
     not(test),
@@ -31,11 +35,14 @@
 )]
 
 use std::fmt::{self, Write};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::core::{Game, GameId, Notation, Side, Status};
 use crate::games::rebus::{DEFAULT_TURN_LIMIT, Position, SIDE};
 use crate::games::rekushu::Board;
+
+mod file;
+
+pub use file::{MAX_RECORD_BYTES, io_text, read_record_file, write_record_file};
 
 /// Where a recorded game starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -699,113 +706,14 @@ fn tag(out: &mut String, name: &str, value: &str) {
     let _ = writeln!(out, "[{name} \"{value}\"]");
 }
 
-/// The largest record file read anywhere (`loadgame`, `tessera analyze`): far
-/// beyond any real record, small enough that a wrong path cannot exhaust memory.
-pub const MAX_RECORD_BYTES: u64 = 16 << 20;
-
-/// An I/O error's text without the `(os error N)` tail.
-pub fn io_text(err: &std::io::Error) -> String {
-    let text = err.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
-
-/// What a path names when it is not a regular file, in words.
-fn not_regular(meta: &std::fs::Metadata) -> Option<&'static str> {
-    let t = meta.file_type();
-    if t.is_file() {
-        return None;
-    }
-    if t.is_dir() {
-        return Some("a directory");
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return Some("a FIFO (named pipe)");
-        }
-        if t.is_socket() {
-            return Some("a socket");
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return Some("a device");
-        }
-    }
-    Some("not a regular file")
-}
-
-/// Reads a whole record file: only a regular file (a FIFO, a device, a
-/// directory or `/dev/stdin` is refused before it is opened, so nothing
-/// blocks), at most [`MAX_RECORD_BYTES`], UTF-8 text. The error says why.
-pub fn read_record_file(path: &std::path::Path) -> Result<String, String> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| io_text(&e))?;
-    if let Some(what) = not_regular(&meta) {
-        return Err(format!("{what}, not a game record file"));
-    }
-    let file = std::fs::File::open(path).map_err(|e| io_text(&e))?;
-    // The path could have been swapped since the look: ask the open file too.
-    if let Some(what) = file.metadata().ok().as_ref().and_then(not_regular) {
-        return Err(format!("{what}, not a game record file"));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_RECORD_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| io_text(&e))?;
-    if bytes.len() as u64 > MAX_RECORD_BYTES {
-        return Err(format!(
-            "larger than {} MB, not a game record",
-            MAX_RECORD_BYTES >> 20
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".into())
-}
-
-/// Writes a record file: a new file, or a regular one replaced; anything else
-/// (a FIFO, a device, a directory) is refused before it is opened.
-pub fn write_record_file(path: &std::path::Path, text: &str) -> Result<(), String> {
-    match std::fs::metadata(path) {
-        Ok(meta) => {
-            if let Some(what) = not_regular(&meta) {
-                return Err(format!("{what}, not a file to write a record to"));
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io_text(&e)),
-    }
-    std::fs::write(path, text).map_err(|e| io_text(&e))
-}
-
-/// The civil date of a day count since 1970-01-01 (H. Hinnant's algorithm).
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-/// The time now in UTC, ISO 8601 (`2026-11-30T06:40:12Z`).
+/// The time now in UTC, ISO 8601 to the second (`2026-11-30T06:40:12Z`), as
+/// a record's `Date` tag is written.
 pub fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-    let s = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        s / 3600,
-        s / 60 % 60,
-        s % 60
-    )
+    let now = time::OffsetDateTime::now_utc();
+    let second = now.replace_nanosecond(0).unwrap_or(now);
+    second
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| "?".into())
 }
 
 #[cfg(test)]
@@ -813,13 +721,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_000), (2024, 10, 4));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-        assert_eq!(utc_now().len(), "2026-11-30T06:40:12Z".len());
+    fn dates_are_iso_8601_to_the_second() {
+        let now = utc_now();
+        assert_eq!(now.len(), "2026-11-30T06:40:12Z".len(), "{now}");
+        assert!(now.ends_with('Z') && now.as_bytes()[10] == b'T', "{now}");
     }
 
     #[test]

@@ -115,13 +115,13 @@ pub fn level_nodes(parts: &[BenchPart], level: Level) -> u64 {
 
 /// The REBUS timing sample of `tessera bench --times`: the standard setup, the
 /// random deals 1 to 20, and the 20 mid-game positions of
-/// `benches/data/rebus_midgames.txt`, each with a label.
+/// `src/bench/rebus_midgames.txt`, each with a label.
 pub fn rebus_timing_sample() -> Vec<(String, Position)> {
     let mut out = vec![("standard".to_string(), Position::standard())];
     for seed in 1..=20u64 {
         out.push((format!("deal {seed}"), Position::random(seed)));
     }
-    let midgames = include_str!("../benches/data/rebus_midgames.txt");
+    let midgames = include_str!("rebus_midgames.txt");
     let lines = midgames
         .lines()
         .enumerate()
@@ -129,7 +129,7 @@ pub fn rebus_timing_sample() -> Vec<(String, Position)> {
     for (k, (i, line)) in lines.enumerate() {
         // The file is part of the build: a bad line is a bug in the repository.
         let pos = Position::from_position_string(line)
-            .unwrap_or_else(|e| panic!("benches/data/rebus_midgames.txt line {}: {e}", i + 1));
+            .unwrap_or_else(|e| panic!("src/bench/rebus_midgames.txt line {}: {e}", i + 1));
         out.push((format!("midgame {}", k + 1), pos));
     }
     out
