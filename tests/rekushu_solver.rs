@@ -4,8 +4,9 @@
 //!    (no reductions or pruning), finds the result the solver's value implies.
 //! 2. How often `hard` (at a fixed node budget, so the run is reproducible)
 //!    plays a move that keeps the exact value, on positions of random 4×4 and
-//!    5×5 games. The rate is printed (`cargo test -- --nocapture`); the test
-//!    fails only if a chosen move is not legal or the rate collapses.
+//!    5×5 games, against a floor at what is measured (`cargo test --
+//!    --nocapture` prints the rate). Other samples and other budgets, and
+//!    `genmove` with its resignations: `tools/oracle`.
 
 use std::sync::atomic::AtomicBool;
 
@@ -108,7 +109,7 @@ fn hard_keeps(positions: &[Board], nodes: u64) -> usize {
 
 /// `hard`'s rate of value-keeping moves on `count` positions of random
 /// `size`×`size` games (`min` to `min + spread` plies in), printed and checked
-/// against a floor far below the measured rate (a search or evaluation break).
+/// against `floor`.
 fn check_rate(size: usize, count: usize, min: u64, spread: u64, seed: u64, floor: f64) {
     let sample = positions(size, count, min, spread, seed);
     let kept = hard_keeps(&sample, 20_000);
@@ -120,35 +121,21 @@ fn check_rate(size: usize, count: usize, min: u64, spread: u64, seed: u64, floor
     assert!(rate >= floor, "{size}x{size} rate {rate:.1}%");
 }
 
+/// Measured: 100 of 100 on this sample. The floor allows one position less,
+/// the spread other seeds make (`tools/oracle --size 4 --positions 100
+/// --plies 10..16 --nodes 20000 --init 'setoption resign off' --seed 1..8`:
+/// 99 to 100).
 #[test]
 fn hard_keeps_the_exact_value_on_4x4() {
-    check_rate(4, 100, 10, 6, 11, 60.0);
+    check_rate(4, 100, 10, 6, 11, 99.0);
 }
 
-/// Positions 30–35 plies into random 5×5 games (under a second for the
-/// solver since it orders placements by the rectangles they spoil).
+/// Positions 30–35 plies into random 5×5 games. Measured: 20 of 20. The
+/// floor allows one position less, the spread other seeds make (the same
+/// tool, `--size 5 --positions 20 --plies 30..36`, seeds 1 to 8: 19 to 20).
 #[test]
 fn hard_keeps_the_exact_value_on_5x5() {
-    check_rate(5, 20, 30, 6, 13, 40.0);
-}
-
-/// Positions 2–7 plies into random 4×4 games, close to the empty board: run on
-/// demand (`cargo test --release --test all hard_keeps_the_exact_value_on_4x4_early
-/// -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn hard_keeps_the_exact_value_on_4x4_early() {
-    check_rate(4, 100, 2, 6, 17, 40.0);
-}
-
-/// Positions 16–21 plies into random 5×5 games, within reach since the
-/// pairing cut and the threat ordering: run on demand (`cargo test --release
-/// --test all hard_keeps_the_exact_value_on_5x5_early -- --ignored
-/// --nocapture`).
-#[test]
-#[ignore]
-fn hard_keeps_the_exact_value_on_5x5_early() {
-    check_rate(5, 50, 16, 6, 19, 40.0);
+    check_rate(5, 20, 30, 6, 13, 95.0);
 }
 
 /// `tessera solve` reports the table's preparation on its own line, with a
