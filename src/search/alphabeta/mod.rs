@@ -2,10 +2,7 @@
 //! aspiration windows, a principal-variation (negamax alpha-beta) search with
 //! the transposition table, killers, history and optional late-move
 //! reductions, and a quiescence search over the game's noisy moves. At the
-//! root, a move that only narrows another ([`Evaluate::root_base`]: REBUS, a
-//! nominated capture) follows it: it inherits the reply that refuted it when
-//! that reply outlives the narrowing, and is otherwise searched a ply
-//! shallower first.
+//! root, moves that only narrow others are handled in `narrowing.rs`.
 //!
 //! Scores are fail-soft and from the side to move's view. A decided game scores
 //! `±(WIN - ply)` from the root, preferring fast wins and slow losses.
@@ -28,6 +25,8 @@ use crate::search::params::{
 };
 use crate::search::timeman::TimeManager;
 use crate::search::tt::{Bound, TranspositionTable};
+
+mod narrowing;
 
 /// What all threads of one search share.
 #[derive(Clone, Copy)]
@@ -507,29 +506,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 alpha.max(best.saturating_sub(margin.max(0)))
             };
             let full = i == 0 || (multi && top.len() < self.multipv);
-            // A move that only narrows a refuted one, where the refuting reply
-            // outlives it, is refuted by the same line (the reply leads to the
-            // same position): its score is at most the base's bound, which is
-            // at most `floor`. Exact: plain minimax gives the same.
-            let base = self.root_moves[i].base;
-            if !full
-                && let Some(&(reply, bound)) = base.and_then(|b| self.refuted.get(&b))
-                && bound <= floor
-                && self.pos.reply_outlives(mv, reply)
-            {
+            if !full && let Some(bound) = self.inherited_bound(i, floor) {
                 let rm = &mut self.root_moves[i];
                 rm.score = bound;
                 rm.exact = false;
                 continue;
             }
-            // Otherwise a narrowing move is searched shallower first: most
-            // nominations change nothing the opponent wants to do.
-            let reduction = match base {
-                Some(_) if self.params.lmr && depth > self.params.root_narrowing_reduction + 1 => {
-                    self.params.root_narrowing_reduction
-                }
-                _ => 0,
-            };
+            let reduction = self.narrowing_reduction(i, depth);
             self.refutation = None;
             self.pos.make_move(mv);
             let mut score;
@@ -549,14 +532,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 return best;
             }
             let exact = score > floor && score < beta;
-            // A refuted move by a move (not by an early exit at ply 1): what
-            // the moves that narrow it may inherit.
-            if score <= floor
-                && base.is_none()
-                && let Some(reply) = self.refutation
-            {
-                self.refuted.insert(mv, (reply, score));
-            }
+            self.note_refutation(i, score, floor);
             if multi && exact {
                 // The last search of an exact move was a PV search: its line
                 // is in `pv[1]`.
@@ -597,47 +573,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             .tt
             .store(self.pos.hash(), Some(code), best, depth, bound, 0);
         best
-    }
-
-    /// Moves each root move that others narrow ([`Evaluate::root_base`]) to
-    /// just before the first of them (the first move stays first), so that
-    /// the pass has searched it, and knows its refutation, when it gets to
-    /// them. Otherwise the order stays.
-    fn group_by_base(&mut self) {
-        if self.root_moves.len() < 3 {
-            return;
-        }
-        if self.root_moves.iter().all(|r| r.base.is_none()) {
-            return;
-        }
-        let index: AHashMap<G::Move, usize> = self
-            .root_moves
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.mv, i))
-            .collect();
-        let mut order = Vec::with_capacity(self.root_moves.len());
-        let mut placed = vec![false; self.root_moves.len()];
-        placed[0] = true;
-        order.push(0);
-        for i in 1..self.root_moves.len() {
-            if placed[i] {
-                continue;
-            }
-            if let Some(&j) = self.root_moves[i].base.as_ref().and_then(|b| index.get(b))
-                && !placed[j]
-            {
-                placed[j] = true;
-                order.push(j);
-            }
-            placed[i] = true;
-            order.push(i);
-        }
-        let mut old: Vec<Option<RootMove<G::Move>>> = std::mem::take(&mut self.root_moves)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.root_moves = order.into_iter().filter_map(|i| old[i].take()).collect();
     }
 
     fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, pv_node: bool) -> i32 {
