@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::core::GameText;
 use crate::core::eval::{WIN, WIN_BOUND};
 use crate::core::{Side, Status};
-use crate::engine::play::analysis_score as score_text;
+use crate::protocol::report::analysis_score as score_text;
 use crate::record::{Line, Replay};
 use crate::search::{Evaluate, Level, LevelConfig, Limits, Resign, Searcher};
 

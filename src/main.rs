@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use tessera::cli::{self, CliError};
 use tessera::core::GameId;
 use tessera::engine::driver::{self, Ended};
+use tessera::protocol::report::report_line;
 use tessera::protocol::{Engine, Gtp};
 use tessera::search::params::{MAX_DEPTH, MAX_THREADS};
 
@@ -219,8 +220,8 @@ fn run_protocol(init: &[String], gogui: bool) -> ExitCode {
     engine.prepare();
     // Never `eprintln!`: it panics when stderr is closed, and a controller may
     // close it (or not read it) while a search runs.
-    engine.set_info_sink(Box::new(|line| {
-        let _ = writeln!(io::stderr().lock(), "{line}");
+    engine.set_info_sink(Box::new(|report| {
+        let _ = writeln!(io::stderr().lock(), "{}", report_line(report));
     }));
     let input = io::BufReader::new(io::stdin());
     match driver::run(&mut engine, &mut Gtp, input, io::stdout()) {

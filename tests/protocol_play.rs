@@ -322,7 +322,7 @@ fn settings_commands_validate_their_arguments() {
 #[test]
 fn proven_scores_read_as_plies() {
     use tessera::core::eval::WIN;
-    use tessera::engine::play::{analysis_score, score_text};
+    use tessera::protocol::report::{analysis_score, score_text};
     assert_eq!(score_text(WIN - 5), "win in 5");
     assert_eq!(score_text(-WIN + 4), "loss in 4");
     assert_eq!(score_text(-150), "-1.50");

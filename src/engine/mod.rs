@@ -14,10 +14,12 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod analysis;
 pub mod driver;
 pub mod error;
 pub mod numbers;
 pub mod play;
+pub mod report;
 pub mod session;
 pub mod settings;
 pub mod stream;
@@ -31,12 +33,11 @@ pub use session::Session;
 pub use settings::Settings;
 pub use stream::Input;
 
-use crate::core::{Game, GameId, GameText};
+use crate::core::{Game, GameId};
 use crate::games::rebus::Position;
 use crate::games::rekushu::Board;
-use crate::search::Searcher;
-use crate::search::eval::Evaluate;
 use play::Searchers;
+use report::Report;
 use settings::DEFAULT_REKUSHU_SIZE;
 use stream::{Emitter, InputProbe, ReplySink, StreamState};
 
@@ -74,14 +75,30 @@ pub enum GameMut<'a> {
     Rebus(&'a mut Session<Position>),
 }
 
-/// Runs `$body` with `$s` bound to the current session, whichever game it is:
+/// The one way code runs over whichever game is being played: `$body` is
+/// compiled once per game, with `$s` bound to its session.
 /// `with_session!(engine.game(), s => …)` reads it,
-/// `with_session!(mut engine.game_mut(), s => …)` changes it.
+/// `with_session!(mut engine.game_mut(), s => …)` changes it, and inside the
+/// engine `with_session!(&mut self.game, self.searchers, (s, searcher) => …)`
+/// also binds the game's searcher slot. A `match` on [`AnyGame`] is left for
+/// what differs between the games.
 macro_rules! with_session {
     (mut $game:expr, $s:ident => $body:expr) => {
         match $game {
             $crate::engine::GameMut::Rekushu($s) => $body,
             $crate::engine::GameMut::Rebus($s) => $body,
+        }
+    };
+    ($game:expr, $searchers:expr, ($s:ident, $searcher:ident) => $body:expr) => {
+        match $game {
+            $crate::engine::AnyGame::Rekushu($s) => {
+                let $searcher = $searchers.rekushu();
+                $body
+            }
+            $crate::engine::AnyGame::Rebus($s) => {
+                let $searcher = $searchers.rebus();
+                $body
+            }
         }
     };
     ($game:expr, $s:ident => $body:expr) => {
@@ -96,9 +113,10 @@ pub(crate) use with_session;
 /// Where the engine's output goes and what it asks of the input, as the binary
 /// (or a test) sets them; the defaults do no I/O.
 pub struct Io {
-    /// Where search progress lines go (`info depth …`); stderr in the binary,
-    /// nowhere by default.
-    pub info_sink: Box<dyn FnMut(&str) + Send>,
+    /// Where the engine's reports go (each iteration of a move's search,
+    /// each move chosen: [`report::Report`]); the binary writes them to stderr
+    /// as the protocol words them; nowhere by default.
+    pub info_sink: Box<dyn FnMut(&Report) + Send>,
     /// Where a streamed reply (`analyze`, `genmove_analyze`) goes, a piece at a
     /// time as it is produced (each piece whole lines, ending in a newline); the
     /// binary writes and flushes stdout. `None`: the pieces are collected, and
@@ -137,24 +155,6 @@ impl Io {
             &self.input,
         )
     }
-}
-
-/// What a command on the current game may use, whichever game it is (see
-/// [`Engine::on_game`]).
-pub struct Cx<'a, G: Evaluate> {
-    pub session: &'a mut Session<G>,
-    /// The game's searcher, made on first use ([`play::searcher`]).
-    pub searcher: &'a mut Option<Searcher<G>>,
-    pub settings: &'a Settings,
-    pub stop: &'a AtomicBool,
-    pub io: &'a mut Io,
-}
-
-/// A command body generic over the game (Rust closures cannot be): `on` runs
-/// with the current game's [`Cx`].
-pub trait OnGame {
-    type Output;
-    fn on<G: GameText + Evaluate>(self, cx: Cx<'_, G>) -> Self::Output;
 }
 
 pub struct Engine {
@@ -250,28 +250,6 @@ impl Engine {
         self.searchers.table_mb(self.game.id())
     }
 
-    /// Runs `body` with the current game's session, searcher, settings, stop
-    /// flag and I/O.
-    pub fn on_game<V: OnGame>(&mut self, body: V) -> V::Output {
-        let (settings, stop, io) = (&self.settings, &*self.stop, &mut self.io);
-        match &mut self.game {
-            AnyGame::Rekushu(session) => body.on(Cx {
-                session,
-                searcher: self.searchers.rekushu(),
-                settings,
-                stop,
-                io,
-            }),
-            AnyGame::Rebus(session) => body.on(Cx {
-                session,
-                searcher: self.searchers.rebus(),
-                settings,
-                stop,
-                io,
-            }),
-        }
-    }
-
     /// The stop flag, to share with an input reader.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
@@ -291,12 +269,12 @@ impl Engine {
         &mut self.io
     }
 
-    /// One search progress line to the info sink.
-    pub fn info(&mut self, line: &str) {
-        (self.io.info_sink)(line)
+    /// One report to the info sink.
+    pub fn info(&mut self, report: &Report) {
+        (self.io.info_sink)(report)
     }
 
-    pub fn set_info_sink(&mut self, sink: Box<dyn FnMut(&str) + Send>) {
+    pub fn set_info_sink(&mut self, sink: Box<dyn FnMut(&Report) + Send>) {
         self.io.info_sink = sink;
     }
 
@@ -319,10 +297,7 @@ impl Engine {
 
     /// The name of the side to move (`Black`, `Red`…).
     pub fn side_to_move_name(&self) -> &'static str {
-        match &self.game {
-            AnyGame::Rekushu(s) => Board::side_name(s.pos.side_to_move()),
-            AnyGame::Rebus(s) => Position::side_name(s.pos.side_to_move()),
-        }
+        with_session!(&self.game, s => s.side_name(s.pos.side_to_move()))
     }
 
     /// Everything a command could change, as text: two equal fingerprints mean

@@ -3,23 +3,24 @@
 //! how it gives up, and the texts a search is reported in. `genmove`,
 //! `reg_genmove` and `genmove_analyze` all choose their move here
 //! ([`Engine::genmove`]); they differ only in how the search runs
-//! ([`SearchRun`]).
+//! ([`SearchRun`]). What they report is data ([`super::report`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::error::CommandError;
+use super::report::{Choice, Chosen, Iteration, Report, Summary};
 use super::session::Session;
 use super::settings::{Reference, Settings};
-use super::{AnyGame, Engine, Io};
-use crate::core::eval::{Evaluate, proven_result};
-use crate::core::{GameId, GameText, GiveUp, Notation, Side};
+use super::{AnyGame, Engine, Io, with_session};
+use crate::core::eval::Evaluate;
+use crate::core::{GameId, GameText, GiveUp, Side};
 use crate::games::rebus::Position;
 use crate::games::rekushu::Board;
 use crate::search::random::{position_seed, random_move_until};
 use crate::search::timeman::budget;
 use crate::search::uct::{UctBudget, uct_search};
-use crate::search::{LevelConfig, Limits, SearchInfo, SearchResult, Searcher};
+use crate::search::{LevelConfig, Limits, SearchResult, Searcher};
 
 /// Playouts per unit of `limit depth` for UCT, which has no depth.
 pub const UCT_PLAYOUTS_PER_DEPTH: u64 = 1_000;
@@ -93,57 +94,6 @@ pub fn searcher<'a, G: Evaluate>(
     s
 }
 
-/// A finished search, as the protocol reports it.
-pub struct Choice {
-    /// `K10`, `d3xd5+c2`, `resign`, `yield`.
-    pub text: String,
-    pub summary: String,
-}
-
-/// A score for people: tiles/squares with two decimals, or a forced result.
-pub fn score_text(score: i32) -> String {
-    match proven_result(score) {
-        Some((true, n)) => format!("win in {n}"),
-        Some((false, n)) => format!("loss in {n}"),
-        None => format!("{:+.2}", score as f64 / 100.0),
-    }
-}
-
-/// A score token of analysis: `+1.50` / `-0.25` (tiles or squares for the
-/// side to move), `W7` / `L6` (a proven win / loss, that many plies from now).
-pub fn analysis_score(score: i32) -> String {
-    match proven_result(score) {
-        Some((true, n)) => format!("W{n}"),
-        Some((false, n)) => format!("L{n}"),
-        None => format!("{:+.2}", score as f64 / 100.0),
-    }
-}
-
-/// One `info` line for a completed iteration.
-pub fn info_line<G: Notation>(pos: &G, info: &SearchInfo<G::Move>) -> String {
-    format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-        info.depth,
-        info.seldepth,
-        score_text(info.score),
-        info.nodes,
-        info.nps,
-        info.time.as_millis(),
-        pv_text(pos, &info.pv)
-    )
-}
-
-/// A principal variation in notation, each move formatted in its own position.
-pub fn pv_text<G: Notation>(pos: &G, pv: &[G::Move]) -> String {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(pv.len());
-    for &mv in pv {
-        out.push(p.format_move(mv));
-        p.make_move(mv);
-    }
-    out.join(" ")
-}
-
 /// How the alpha-beta search of a move runs: `genmove`'s reports each
 /// iteration to the info sink ([`PlainRun`]); `genmove_analyze`'s streams it.
 pub trait SearchRun {
@@ -178,7 +128,9 @@ impl SearchRun for PlainRun {
         io: &mut Io,
     ) -> SearchResult<G::Move> {
         let sink = &mut io.info_sink;
-        searcher.search(pos, limits, config, stop, &mut |i| sink(&info_line(pos, i)))
+        searcher.search(pos, limits, config, stop, &mut |i| {
+            sink(&Report::Iteration(Iteration::of(pos, i)))
+        })
     }
 }
 
@@ -269,14 +221,17 @@ impl Mover<'_> {
                     } else {
                         s.pos.format_move(y)
                     };
-                    return Ok(Choice { text, summary });
+                    return Ok(Choice {
+                        chosen: Chosen::Move(text),
+                        summary,
+                    });
                 }
                 GiveUp::Resign => {
                     if commit {
                         s.resigned = Some(side);
                     }
                     return Ok(Choice {
-                        text: "resign".into(),
+                        chosen: Chosen::Resign,
                         summary,
                     });
                 }
@@ -288,7 +243,10 @@ impl Mover<'_> {
         } else {
             s.pos.format_move(mv)
         };
-        Ok(Choice { text, summary })
+        Ok(Choice {
+            chosen: Chosen::Move(text),
+            summary,
+        })
     }
 
     /// Searches the session's position for the side to move: the best move,
@@ -298,7 +256,7 @@ impl Mover<'_> {
         s: &Session<G>,
         slot: &mut Option<Searcher<G>>,
         run: &mut R,
-    ) -> (Option<G::Move>, bool, String) {
+    ) -> (Option<G::Move>, bool, Summary) {
         let config = self.settings.config();
         let side = s.pos.side_to_move();
         let limits = self.settings.limits_for(side, self.received);
@@ -306,13 +264,7 @@ impl Mover<'_> {
         let never = AtomicBool::new(false);
         let stop = listened(self.settings, self.stop, &never);
         let result = run.search(searcher, &s.pos, &limits, &config, stop, self.io);
-        let summary = format!(
-            "depth {} score {} nodes {} time {} ms",
-            result.depth,
-            score_text(result.score),
-            result.nodes,
-            result.time.as_millis()
-        );
+        let summary = Summary::of(&result);
         let resign =
             config
                 .resign
@@ -325,7 +277,7 @@ impl Mover<'_> {
         &self,
         pos: &G,
         reference: Reference,
-    ) -> (Option<G::Move>, String) {
+    ) -> (Option<G::Move>, Summary) {
         let config = self.settings.config();
         let limits = self.settings.limits_for(pos.side_to_move(), self.received);
         let never = AtomicBool::new(false);
@@ -338,7 +290,7 @@ impl Mover<'_> {
                     || !stop.load(Ordering::Relaxed) && deadline.is_none_or(|d| Instant::now() < d);
                 (
                     random_move_until(pos, config.seed, &mut keep_going),
-                    "random".into(),
+                    Summary::Random,
                 )
             }
             Reference::Uct => {
@@ -355,13 +307,12 @@ impl Mover<'_> {
                     position_seed(pos, config.seed),
                     stop,
                 );
-                let summary = format!(
-                    "uct playouts {} nodes {} value {:.3} time {} ms",
-                    r.playouts,
-                    r.nodes,
-                    r.value,
-                    r.time.as_millis()
-                );
+                let summary = Summary::Uct {
+                    playouts: r.playouts,
+                    nodes: r.nodes,
+                    value: r.value,
+                    time: r.time,
+                };
                 (r.best_move, summary)
             }
         }
@@ -380,13 +331,15 @@ impl Engine {
         run: &mut R,
     ) -> Result<Choice, CommandError> {
         let (game, searchers, mut mover) = self.mover();
-        let result = match game {
-            AnyGame::Rekushu(s) => mover.genmove(s, searchers.rekushu(), name, colour, commit, run),
-            AnyGame::Rebus(s) => mover.genmove(s, searchers.rebus(), name, colour, commit, run),
-        };
+        let result = with_session!(game, searchers, (s, slot) => {
+            mover.genmove(s, slot, name, colour, commit, run)
+        });
         self.clear_stop();
         let choice = result?;
-        self.info(&format!("{name} {}: {}", choice.text, choice.summary));
+        self.info(&Report::Chose {
+            command: name.to_string(),
+            choice: choice.clone(),
+        });
         Ok(choice)
     }
 

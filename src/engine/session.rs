@@ -44,6 +44,16 @@ impl<G: GameText> Session<G> {
         }
     }
 
+    /// The name of `side` in this game (`Black`, `Red`).
+    pub fn side_name(&self, side: Side) -> &'static str {
+        G::side_name(side)
+    }
+
+    /// The side a colour word names in this game, or a syntax error quoting it.
+    pub fn colour(&self, word: &str) -> Result<Side, CommandError> {
+        Self::side_arg(word)
+    }
+
     /// The side a colour word names, or a syntax error quoting it.
     pub fn side_arg(word: &str) -> Result<Side, CommandError> {
         G::parse_side(word).ok_or_else(|| {

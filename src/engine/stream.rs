@@ -23,16 +23,18 @@ pub type ReplySink = Box<dyn FnMut(&str) + Send>;
 /// The streamed reply of the command running now.
 #[derive(Debug, Default)]
 pub struct StreamState {
-    id: Option<String>,
+    /// The reply's first line, as the protocol frames it (`=12`).
+    head: String,
     started: bool,
     /// What was streamed while no sink was set.
     collected: String,
 }
 
 impl StreamState {
-    pub fn new(id: Option<String>) -> Self {
+    /// The stream of a reply whose first line is `head` (without its newline).
+    pub fn new(head: String) -> Self {
         StreamState {
-            id,
+            head,
             ..StreamState::default()
         }
     }
@@ -59,16 +61,13 @@ impl<'a> Emitter<'a> {
         Emitter { sink, state }
     }
 
-    /// Starts the reply (`=id`); the command can no longer fail.
+    /// Starts the reply (its first line); the command can no longer fail.
     pub fn start(&mut self) {
         if self.state.started {
             return;
         }
         self.state.started = true;
-        let head = match &self.state.id {
-            Some(id) => format!("={id}\n"),
-            None => "=\n".to_string(),
-        };
+        let head = format!("{}\n", self.state.head);
         self.write(&head);
     }
 

@@ -29,7 +29,7 @@ impl Engine {
     /// as it reads it, or as its turn comes if an earlier command still ran).
     pub fn handle_line_at(&mut self, line: &str, received: Instant) -> Option<String> {
         let req = parse_request(line)?;
-        self.io().stream = StreamState::new(req.id.clone());
+        self.io().stream = StreamState::new(format!("={}", req.id.as_deref().unwrap_or("")));
         let result = self.run_at(&req.name, &req.args, received);
         let stream = std::mem::take(&mut self.io().stream);
         Some(match stream.started() {

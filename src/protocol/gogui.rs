@@ -27,7 +27,7 @@ use super::args::Args;
 use super::names::gogui_point;
 use crate::core::{Game, GameText, Side};
 use crate::engine::settings::TimeControl;
-use crate::engine::{AnyGame, CommandError, CommandResult, Engine, Session};
+use crate::engine::{AnyGame, CommandError, CommandResult, Engine, Session, with_session};
 use crate::games::rebus::square::{Squares, file_of, rank_of, square_name};
 use crate::games::rebus::tile::{Owner, SYMBOL_LETTERS};
 use crate::games::rebus::{Position, SQUARES};
@@ -93,10 +93,7 @@ fn rebus_square(x: usize, y: usize) -> crate::games::rebus::Square {
 /// `gogui-rules_side_to_move`: `black` or `white` (REBUS: Red is `black`).
 pub fn side_to_move(e: &mut Engine, args: &Args) -> CommandResult {
     args.none()?;
-    let side = match e.game() {
-        AnyGame::Rekushu(s) => s.pos.side_to_move(),
-        AnyGame::Rebus(s) => s.pos.side_to_move(),
-    };
+    let side = with_session!(e.game(), s => s.pos.side_to_move());
     Ok(match side {
         Side::First => "black",
         Side::Second => "white",
@@ -135,10 +132,7 @@ pub fn legal_moves(e: &mut Engine, args: &Args) -> CommandResult {
 /// resignation.
 pub fn final_result(e: &mut Engine, args: &Args) -> CommandResult {
     args.none()?;
-    Ok(match e.game() {
-        AnyGame::Rekushu(s) => result_text(s),
-        AnyGame::Rebus(s) => result_text(s),
-    })
+    Ok(with_session!(e.game(), s => result_text(s)))
 }
 
 fn result_text<G: GameText>(s: &Session<G>) -> String {

@@ -9,6 +9,8 @@
 //!   searches, handler) and the game-independent handlers.
 //! - `args.rs`: arguments checked against the table's usage.
 //! - `names.rs`: GoGui's names of points and colours (GoGui mode).
+//! - `report.rs`: the engine's reports (iterations, chosen moves, analysis
+//!   blocks) in the protocol's words.
 //! - `dispatch.rs`: [`Engine::handle_line`], and the driver's [`Gtp`] frontend.
 //! - One file per group of handlers: `play.rs` (levels, time, options,
 //!   `genmove`), `analyze.rs` (streamed analysis), `records.rs`, `gogui.rs`,
@@ -30,6 +32,7 @@ pub mod play;
 pub mod rebus;
 pub mod records;
 pub mod rekushu;
+pub mod report;
 
 pub use crate::engine::{CommandError, CommandResult, Engine, ErrorKind, Input};
 pub use dispatch::Gtp;

@@ -8,16 +8,17 @@ use std::time::Duration;
 
 use super::args::Args;
 use super::names;
+use super::report::chosen_text;
 use crate::engine::numbers::{seconds, whole};
 use crate::engine::play::PlainRun;
 use crate::engine::settings::{AnalysisLimits, TimeControl, option_infos};
-use crate::engine::{AnyGame, CommandError, CommandResult, Engine, Session};
+use crate::engine::{CommandError, CommandResult, Engine, with_session};
 
 fn genmove_any(e: &mut Engine, args: &Args, commit: bool) -> CommandResult {
     let [colour] = args.exact::<1>()?;
     names::refuse_rebus_in_gogui_mode(e, args)?;
     let choice = e.genmove(args.name(), colour, commit, &mut PlainRun)?;
-    Ok(names::move_text(e, choice.text))
+    Ok(names::move_text(e, chosen_text(&choice.chosen).to_string()))
 }
 
 pub fn genmove(e: &mut Engine, args: &Args) -> CommandResult {
@@ -74,10 +75,7 @@ pub fn time_settings(e: &mut Engine, args: &Args) -> CommandResult {
 /// GTP `time_left <colour> <time> <stones>` (stones 0: main time, else byo-yomi).
 pub fn time_left(e: &mut Engine, args: &Args) -> CommandResult {
     let [colour, time, stones] = args.exact::<3>()?;
-    let side = match e.game() {
-        AnyGame::Rekushu(_) => Session::<crate::games::rekushu::Board>::side_arg(colour)?,
-        AnyGame::Rebus(_) => Session::<crate::games::rebus::Position>::side_arg(colour)?,
-    };
+    let side = with_session!(e.game(), s => s.colour(colour))?;
     let time = seconds("time_left", time)?;
     let stones = count("time_left", stones)?;
     if !matches!(e.settings().time, TimeControl::Clock { .. }) {

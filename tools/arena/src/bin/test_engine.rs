@@ -26,6 +26,7 @@ use tessera::core::{MoveError, Notation};
 use tessera::engine::AnyGame;
 use tessera::protocol::Engine;
 use tessera::protocol::parse::parse_request;
+use tessera::protocol::report::report_line;
 
 /// A well-formed move that is illegal now, if the candidates hold one.
 fn illegal_move(engine: &Engine) -> String {
@@ -51,7 +52,7 @@ fn main() {
     let at: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
     let mut engine = Engine::new();
     // Like `tessera`: search summaries on stderr, which the arena records.
-    engine.set_info_sink(Box::new(|line| eprintln!("{line}")));
+    engine.set_info_sink(Box::new(|report| eprintln!("{}", report_line(report))));
     let mut genmoves = 0u64;
     let stdin = io::stdin();
     let mut out = io::stdout();
