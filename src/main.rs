@@ -119,10 +119,10 @@ enum Command {
         /// Number of plies
         #[arg(long)]
         depth: u32,
-        /// Moves played first, space-separated, in RULES notation
+        /// Moves played first, space-separated, in the rules' notation
         #[arg(long, default_value = "")]
         moves: String,
-        /// REBUS: a position string (RULES 2.9) to start from instead of the standard setup
+        /// REBUS: a position string (rules.md §2.9) to start from instead of the standard setup
         #[arg(long)]
         position: Option<String>,
         /// Also print the count under each first move
@@ -147,7 +147,7 @@ enum Command {
         /// Board size (4-6)
         #[arg(long, default_value_t = 4)]
         size: usize,
-        /// Moves played first, space-separated, in RULES notation
+        /// Moves played first, space-separated, in the rules' notation
         #[arg(long, default_value = "")]
         moves: String,
         /// List every optimal first move, not just one

@@ -37,6 +37,7 @@ mod search_minimax;
 
 // Records, analysis and the protocol (in the library and through the binary).
 mod analysis;
+mod doc_examples;
 mod gogui_session;
 mod protocol_analyze;
 mod protocol_driver;

@@ -160,7 +160,7 @@ fn make_unmake_matches_reference_apply() {
     assert!(n > 1000);
 }
 
-/// RULES §2.7's ruling: a yield is a turn like any other (the protection that
+/// rules.md §2.7's ruling: a yield is a turn like any other (the protection that
 /// guarded against the yielder ends, locks are checked, the opponent is to
 /// move), and then the game is over. Checked on every sampled position where
 /// yielding is legal, and on positions made so (Blue given 41 or more squares).

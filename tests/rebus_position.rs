@@ -1,4 +1,4 @@
-//! Position strings (RULES §2.9): validation messages, round trips, never
+//! Position strings (rules.md §2.9): validation messages, round trips, never
 //! panicking on any input; the standard setup; the seeded random deal.
 
 use crate::rebus_games;

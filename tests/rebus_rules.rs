@@ -1,4 +1,4 @@
-//! One hand-built position per rule of RULES §2, through the public API.
+//! One hand-built position per rule of rules.md §2, through the public API.
 
 use tessera::core::{Game, MoveError, Notation, Side, Status};
 use tessera::games::rebus::{Move, Position};

@@ -1,4 +1,4 @@
-//! Hand-checked Rekushu rules cases (RULES §1.2–§1.7), set up by playing real
+//! Hand-checked Rekushu rules cases (rules.md §1.2–§1.7), set up by playing real
 //! move sequences: the seed's mirror examples, dead vertices, each claim
 //! condition, claim effects, the end of the game, notation and showboard.
 

@@ -4,8 +4,8 @@
 Given a Rekushu position reached by placements without claims, finds for each
 side (the attacker) whether the other side has a pairing strategy against it:
 disjoint pairs of empty vertices, no pair two mirror images of each other
-(RULES §1.5), such that every rectangle the attacker could still claim one day
-has both vertices of some pair among its corners. Written from RULES.md alone,
+(rules.md §1.5), such that every rectangle the attacker could still claim one day
+has both vertices of some pair among its corners. Written from docs/rules.md alone,
 sharing no code with src/games/rekushu/solve.rs; exhaustive (no budget).
 
     python3 tools/pairing_check.py 5 "C2 B3 C4 D3"

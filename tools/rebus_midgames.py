@@ -11,7 +11,7 @@ BIN = sys.argv[1]
 def main():
     print("# REBUS mid-game sample: positions at plies 40 and 80 of medium-vs-medium games")
     print("# (limit nodes 4000, setoption seed = deal) from setup random 101..110, made by")
-    print("# tools/rebus_midgames.py. One position string (RULES §2.9) per line.")
+    print("# tools/rebus_midgames.py. One position string (rules.md §2.9) per line.")
     for seed in range(101, 111):
         p = subprocess.Popen([BIN], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, text=True, bufsize=1)

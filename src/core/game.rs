@@ -17,7 +17,7 @@ pub enum Status {
 /// caller owns and reuses, make/unmake, and an incrementally updated 64-bit hash.
 ///
 /// Invariants every implementation keeps:
-/// - `generate_moves` lists every legal move exactly once (in the RULES sense of
+/// - `generate_moves` lists every legal move exactly once (in the rules' sense of
 ///   move identity) and nothing else; it lists nothing when `status()` is not
 ///   `Ongoing`.
 /// - `unmake_move(m)` right after `make_move(m)` restores the exact state,
@@ -87,7 +87,7 @@ pub enum MoveError {
     Illegal(String),
 }
 
-/// The text form of moves (RULES.md §1.7, §2.8).
+/// The text form of moves (rules.md §1.7, §2.8).
 pub trait Notation: Game {
     /// Parses `text` (case-insensitive) as a move of the side to move and checks it
     /// is legal in this position. Never panics, whatever the text.

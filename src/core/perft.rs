@@ -1,4 +1,4 @@
-//! Perft: the number of move sequences of a given length, in the RULES sense of
+//! Perft: the number of move sequences of a given length, in the rules' sense of
 //! move identity. The standard check that move generation is exact.
 
 use crate::core::{Game, Status};

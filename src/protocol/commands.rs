@@ -147,7 +147,7 @@ pub static COMMANDS: &[Command] = &[
     coloured(cmd(
         "play",
         "<colour> <move>",
-        "plays a move for the side to move, in RULES notation",
+        "plays a move for the side to move, in the rules' notation",
         play,
     )),
     cmd(
@@ -367,7 +367,7 @@ pub static COMMANDS: &[Command] = &[
         cmd(
             "setup",
             "<position string> | random <seed>",
-            "sets up a REBUS position (RULES 2.9) or a seeded colour-fair deal",
+            "sets up a REBUS position (rules.md §2.9) or a seeded colour-fair deal",
             rebus::setup,
         ),
     ),

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! Header tags `[Name "value"]`, one per line, then a blank line, then one move
-//! per line in RULES notation with an optional `# comment`. [`Record::read`]
+//! per line in the rules' notation with an optional `# comment`. [`Record::read`]
 //! is strict: every line is checked, every move is replayed with the rules
 //! (once: the replay is returned with the record), and any fault is an error
 //! quoting the line and its number. It never panics.

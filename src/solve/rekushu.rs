@@ -6,7 +6,7 @@
 //! change what is best from it (they only block, whoever owns them), so the
 //! solved state is the stones (as the mover's and the opponent's), the claimed
 //! tiles (not their owners), the opponent's last placement with its mirror
-//! types, and the mover's own last types (RULES §1.5: the mover's ban is the
+//! types, and the mover's own last types (rules.md §1.5: the mover's ban is the
 //! images of the opponent's last placement under the mover's last types). The
 //! game's result adds the margin to the tile counts so far.
 //!
@@ -83,7 +83,7 @@ pub struct Solver {
     /// Every rectangle of a `rects_n`×`rects_n` board, as masks.
     rects: Vec<RectMask>,
     rects_n: usize,
-    /// Per vertex, its three mirror images (RULES §1.5) as a mask.
+    /// Per vertex, its three mirror images (rules.md §1.5) as a mask.
     mirrors: Vec<u64>,
     /// Whether the pairing cut ([`Solver::pairing_blocks`]) is used; off
     /// only in tests that check it against the search without it.

@@ -1,4 +1,4 @@
-//! A deliberately simple, slow reference implementation of RULES §2, written
+//! A deliberately simple, slow reference implementation of rules.md §2, written
 //! independently of `src/games/rebus`: plain arrays of letters, every attacker
 //! and every chain path enumerated explicitly, moves deduplicated by effect
 //! (attacker symbol, captured set, nomination), canonical tokens as the minimum
@@ -181,7 +181,7 @@ impl RefPos {
         false
     }
 
-    /// RULES §2.7: the opponent controls 41 or more, the mover fewer.
+    /// rules.md §2.7: the opponent controls 41 or more, the mover fewer.
     pub fn may_yield(&self) -> bool {
         let (me, them) = (self.count(self.side), self.count(other(self.side)));
         self.yielded.is_none() && !self.over() && them >= 41 && me < them

@@ -1,4 +1,4 @@
-//! A deliberately simple, slow Rekushu referee written from RULES.md §1 alone:
+//! A deliberately simple, slow Rekushu referee written from rules.md §1 alone:
 //! plain 2-D arrays, every pair of own stones tried as opposite corners, every
 //! vertex of a rectangle inspected, mirror types recomputed from the placement
 //! history. It shares no code with `tessera::games::rekushu`.

@@ -1,4 +1,4 @@
-//! Chains (RULES §2.4): the distinct sets of squares one capture turn can take,
+//! Chains (rules.md §2.4): the distinct sets of squares one capture turn can take,
 //! and the canonical (smallest) way of writing one.
 //!
 //! The squares a chain may step on are fixed at the start of the turn (a square
@@ -8,7 +8,7 @@
 //! path from a square an unlocked attacker of symbol s reaches. Distinct sets are
 //! found by a search over (visited set, current end) states with deduplication,
 //! which stays polynomial in the number of such states rather than the number
-//! of paths. The Star limit is monotone (RULES §2.3: within a turn the mover's
+//! of paths. The Star limit is monotone (rules.md §2.3: within a turn the mover's
 //! active Stars never decrease, the opponent's never increase), so a set over the
 //! limit is pruned together with all its supersets.
 

@@ -1,4 +1,4 @@
-//! Starting positions: the standard setup (RULES §2.2) and the seeded,
+//! Starting positions: the standard setup (rules.md §2.2) and the seeded,
 //! colour-fair random deal.
 //!
 //! **Random deal** (`Position::random(seed)`), exactly:
@@ -18,7 +18,7 @@
 //!
 //! Red moves, no locks, nothing protected, empty history boxes, turn limit 400.
 //! Each side has three of each player symbol and Green nine each of H, F, X, as
-//! in RULES §2.1; Blue's half is Red's reflected, so neither side is favoured
+//! in rules.md §2.1; Blue's half is Red's reflected, so neither side is favoured
 //! except by moving first. The same seed gives the same deal on every machine.
 
 use super::SQUARES;
@@ -27,7 +27,7 @@ use super::square::make_square;
 use super::tile::{NUM_PLAYER_SYMBOLS, Owner, Tile};
 use crate::core::{Side, SplitMix64};
 
-/// The standard setup as a position string (RULES §2.9).
+/// The standard setup as a position string (rules.md §2.9).
 pub const STANDARD: &str = "bSbWbPbTbObQbGbJbK/bTbObQbGbJbKbSbWbP/bGbJbKbSbWbPbTbObQ/gFgXgHgFgXgHgFgXgH/gHgFgXgHgFgXgHgFgX/gFgXgHgFgXgHgFgXgH/rGrJrKrSrWrPrTrOrQ/rTrOrQrGrJrKrSrWrP/rSrWrPrTrOrQrGrJrK red - -";
 
 const GREEN_NINE: [Tile; 9] = [
@@ -50,7 +50,7 @@ fn shuffle(rng: &mut SplitMix64, items: &mut [Tile]) {
 }
 
 impl Position {
-    /// The standard setup (RULES §2.2), Red to move, turn limit 400.
+    /// The standard setup (rules.md §2.2), Red to move, turn limit 400.
     pub fn standard() -> Position {
         match Position::from_position_string(STANDARD) {
             Ok(p) => p,

@@ -254,7 +254,7 @@ impl Evaluate for Position {
     }
 
     /// A nominated capture narrows the same capture bare: the nomination only
-    /// protects one more square during the opponent's next turn (RULES §2.5).
+    /// protects one more square during the opponent's next turn (rules.md §2.5).
     fn root_base(&self, mv: Move) -> Option<Move> {
         match mv.kind() {
             MoveKind::Capture {

@@ -1,8 +1,8 @@
-//! The position string (RULES §2.9): reading with validation, and writing.
+//! The position string (rules.md §2.9): reading with validation, and writing.
 //!
 //! Accepted: exactly four fields separated by single spaces (surrounding
 //! whitespace is ignored); nine ranks of nine squares; owner letters `r b g` and
-//! symbol letters as RULES §2.1 (case-sensitive), Green showing only H/F/X and
+//! symbol letters as rules.md §2.1 (case-sensitive), Green showing only H/F/X and
 //! Red/Blue only the nine player symbols, buried tiles included; a buried tile
 //! differs in owner from the visible one; a Green visible tile has an empty box;
 //! at most five active Stars per side; locks that fit on the board, cover one
@@ -74,7 +74,7 @@ fn split_rank(rank: &str) -> Vec<&str> {
 }
 
 impl Position {
-    /// Reads and validates a position string (RULES §2.9). Never panics.
+    /// Reads and validates a position string (rules.md §2.9). Never panics.
     pub fn from_position_string(s: &str) -> Result<Position, PositionError> {
         let fields: Vec<&str> = s.trim().split(' ').collect();
         if fields.len() != 4 {
@@ -147,7 +147,7 @@ impl Position {
         let mut locked: SquareSet = 0;
         if fields[2] != "-" {
             for tok in fields[2].split(',') {
-                // Squares are case-insensitive on input (RULES §2.8), `L` too.
+                // Squares are case-insensitive on input (rules.md §2.8), `L` too.
                 let lower = tok.to_ascii_lowercase();
                 let parsed = lower.split_once('l').and_then(|(sq, k)| {
                     let k = match k {
@@ -208,7 +208,7 @@ impl Position {
         ))
     }
 
-    /// The position string (RULES §2.9); [`Position::from_position_string`]
+    /// The position string (rules.md §2.9); [`Position::from_position_string`]
     /// reads it back to an equal position.
     pub fn position_string(&self) -> String {
         let mut s = String::with_capacity(200);

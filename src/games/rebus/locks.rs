@@ -1,4 +1,4 @@
-//! Locked groups (RULES §2.6): block and outside-edge tables, the lock list,
+//! Locked groups (rules.md §2.6): block and outside-edge tables, the lock list,
 //! and the break test run after every turn.
 //!
 //! A lock is stored as (origin, size, owner, uniform). Owner and uniformity

@@ -1,4 +1,4 @@
-//! REBUS Core (RULES.md §2): exact, fast rules.
+//! REBUS Core (rules.md §2): exact, fast rules.
 //!
 //! Layout, one concern per file:
 //! - [`square`]: squares, `u128` square sets, shifts and names;
@@ -21,7 +21,7 @@
 //! - [`zobrist`]: hash keys.
 //!
 //! A capture move is identified by (attacker symbol, set of captured squares,
-//! nominated square), as RULES §2.8 requires; locks by (origin, size).
+//! nominated square), as rules.md §2.8 requires; locks by (origin, size).
 
 pub mod chains;
 pub mod deal;
@@ -47,16 +47,16 @@ pub use square::{Square, SquareSet};
 
 use crate::core::{Game, Side, Status};
 
-/// The default turn limit in plies (RULES §2.7).
+/// The default turn limit in plies (rules.md §2.7).
 pub const DEFAULT_TURN_LIMIT: u32 = 400;
 /// Files and ranks of the board.
 pub const SIDE: usize = 9;
 /// Squares of the 9×9 board.
 pub const SQUARES: usize = SIDE * SIDE;
-/// Controlling this many squares wins at once (RULES §2.7).
+/// Controlling this many squares wins at once (rules.md §2.7).
 pub const WINNING_COUNT: u32 = 51;
 /// A side may yield only to an opponent controlling at least this many
-/// squares (RULES §2.7).
+/// squares (rules.md §2.7).
 pub const YIELD_AT: u32 = 41;
 
 impl Game for Position {

@@ -1,4 +1,4 @@
-//! Move generation (RULES §2.3–2.7): captures with every nomination variant,
+//! Move generation (rules.md §2.3–2.7): captures with every nomination variant,
 //! locks, pass; a counter that multiplies instead of listing; the "has a
 //! capture" test behind pass legality and the no-captures end.
 //!
@@ -47,7 +47,7 @@ impl Position {
         cx.restores_star | if s == STAR { ALL & !self.boxed } else { 0 }
     }
 
-    /// Whether `side` has a legal capture with the given protection (RULES §2.3).
+    /// Whether `side` has a legal capture with the given protection (rules.md §2.3).
     pub(crate) fn has_capture(&self, side: Side, protected: SquareSet) -> bool {
         let cx = self.capture_context(side, protected);
         for s in 0..NUM_PLAYER_SYMBOLS {

@@ -1,7 +1,7 @@
 //! The move type: one `u128`, 16 bytes, `Copy`.
 //!
 //! A capture is identified by (attacker symbol, set of captured squares,
-//! nominated square) as RULES §2.8 requires; a lock by (origin, size). The
+//! nominated square) as rules.md §2.8 requires; a lock by (origin, size). The
 //! encoding is canonical, so derived equality and hashing are move identity.
 //! Bits 0..81 hold the captured squares; bits 96..104 the attacker symbol (or a
 //! lock's origin); bits 104..112 the nominee + 1 (0 = none) or a lock's size;
@@ -30,7 +30,7 @@ pub enum MoveKind {
         size: u8,
     },
     Pass,
-    /// Never generated; legal only as RULES §2.7 says.
+    /// Never generated; legal only as rules.md §2.7 says.
     Yield,
 }
 

@@ -1,4 +1,4 @@
-//! Move notation (RULES §2.8): parsing with specific reasons for illegal moves,
+//! Move notation (rules.md §2.8): parsing with specific reasons for illegal moves,
 //! and canonical tokens.
 //!
 //! The canonical token of a capture is the smallest legal token making the same
@@ -48,7 +48,7 @@ impl GameText for Position {
         Position::end_reason(self)
     }
 
-    /// `yield` where the rules allow it (RULES §2.7); otherwise play on.
+    /// `yield` where the rules allow it (rules.md §2.7); otherwise play on.
     fn give_up(&self) -> GiveUp<Move> {
         match self.parse_move("yield") {
             Ok(mv) => GiveUp::Move(mv),

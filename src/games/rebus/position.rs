@@ -24,7 +24,7 @@ pub(crate) struct Undo {
     target_symbol: Symbol,
 }
 
-/// A REBUS Core position (RULES §2). Build it with [`Position::standard`],
+/// A REBUS Core position (rules.md §2). Build it with [`Position::standard`],
 /// [`Position::random`] or [`Position::from_position_string`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -205,7 +205,7 @@ impl Position {
         self.protected = new;
     }
 
-    /// Breaks every lock whose opponent covers enough outside edges (RULES §2.6).
+    /// Breaks every lock whose opponent covers enough outside edges (rules.md §2.6).
     fn break_locks(&mut self) {
         if self.locks.is_empty() {
             return;
@@ -281,7 +281,7 @@ impl Position {
                 self.set_protected(0);
             }
             MoveKind::Pass => self.set_protected(0),
-            // RULES §2.7: a yield is a turn like any other (the protection
+            // rules.md §2.7: a yield is a turn like any other (the protection
             // that guarded against the yielder ends, locks are checked), and
             // then the game is over.
             MoveKind::Yield => {
@@ -332,7 +332,7 @@ impl Position {
         self.locks = undo.locks;
     }
 
-    /// Who leads on control, for the scored ends of RULES §2.7.
+    /// Who leads on control, for the scored ends of rules.md §2.7.
     fn scored(&self) -> Status {
         let c = self.counts();
         match c[0].cmp(&c[1]) {
@@ -356,7 +356,7 @@ impl Position {
         }
     }
 
-    /// RULES §2.7: yield, 51, the turn limit, no captures.
+    /// rules.md §2.7: yield, 51, the turn limit, no captures.
     pub(crate) fn compute_status(&self) -> Status {
         if let Some(y) = self.yielded {
             return Status::Won(y.opp());

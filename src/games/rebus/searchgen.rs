@@ -1,6 +1,6 @@
 //! The moves the searcher tries in a REBUS position
 //! ([`crate::core::eval::Evaluate::generate_search_moves`]); the exact list of
-//! RULES §2.8 ([`crate::core::Game::generate_moves`]) stays for perft,
+//! rules.md §2.8 ([`crate::core::Game::generate_moves`]) stays for perft,
 //! `list_moves` and move parsing.
 //!
 //! Every capture set comes in 1 + #nominable variants (§2.5), about 28 times

@@ -1,5 +1,5 @@
 //! What a side could capture on its turn, as square sets: the first-capture
-//! targets and every square a chain could step on from them (RULES §2.3–2.4).
+//! targets and every square a chain could step on from them (rules.md §2.3–2.4).
 //!
 //! The Star limit is ignored, so the sets are supersets of what is legal (the
 //! limit only removes squares). Computed with shifts and floods, no move list:

@@ -1,4 +1,4 @@
-//! Owners, symbols and tiles (RULES §2.1) with their letters.
+//! Owners, symbols and tiles (rules.md §2.1) with their letters.
 
 use crate::core::Side;
 

@@ -214,7 +214,7 @@ impl Board {
         both(below) & both(above) & self.full()
     }
 
-    /// Empty vertices the side to move may place on (RULES §1.3).
+    /// Empty vertices the side to move may place on (rules.md §1.3).
     pub(crate) fn placement_rows(&self) -> [u32; 26] {
         let full = self.full();
         let mut rows = [0u32; 26];

@@ -1,4 +1,4 @@
-//! Claimable rectangles (RULES §1.4), found in O(stones) without trying stone
+//! Claimable rectangles (rules.md §1.4), found in O(stones) without trying stone
 //! quadruples.
 //!
 //! A claimable rectangle has no other stone on its edges, so from its lower-left

@@ -1,4 +1,4 @@
-//! The mirror rule (RULES §1.5): which mirror types a placement has, relative to the
+//! The mirror rule (rules.md §1.5): which mirror types a placement has, relative to the
 //! opponent's most recent placement, and which vertices the side to move may not
 //! play because they would repeat a type of its own previous placement.
 //!

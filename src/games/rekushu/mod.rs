@@ -1,4 +1,4 @@
-//! Rekushu (RULES.md §1): exact, fast rules.
+//! Rekushu (rules.md §1): exact, fast rules.
 //!
 //! Files, one concern each: `grid` (row-mask bitboards), `moves` (`Move`, `Rect`),
 //! `board` (state, hash, make/unmake, status), `claims` (claimable rectangles in

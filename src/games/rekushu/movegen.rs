@@ -1,4 +1,4 @@
-//! Legal move generation and counting (RULES §1.3–§1.5).
+//! Legal move generation and counting (rules.md §1.3–§1.5).
 //!
 //! The claimable rectangles of the side to move are computed once. For each legal
 //! placement v, the claims available are those old rectangles that v does not

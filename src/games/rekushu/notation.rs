@@ -1,4 +1,4 @@
-//! Move text (RULES §1.2, §1.7): `K10` or `K10:C3-K10`, case-insensitive on input,
+//! Move text (rules.md §1.2, §1.7): `K10` or `K10:C3-K10`, case-insensitive on input,
 //! upper case with the lower-left corner first on output. Columns run A, B, C, …
 //! including I. Parsing never panics: text that is not a move on this board is a
 //! `Syntax` error, a well-formed move the rules forbid is `Illegal` with a reason.
@@ -186,7 +186,7 @@ impl GameText for Board {
         lead_text(self.tile_counts(), ['B', 'W'])
     }
 
-    /// RULES: the game ends when no placement is left.
+    /// rules.md §1.6: the game ends when no placement is left.
     fn end_reason(&self) -> &'static str {
         "no-placement"
     }

@@ -69,7 +69,7 @@ Without a clock, --move-timeout bounds every wait. A new engine process must ans
 latency (wall time minus the engine's own reported time) are shown per engine.\n\n\
 Shards: --shard I/N plays the I-th of N disjoint ranges of openings (a game pair is never split;\n\
 game k is the same game as in the unsharded match); the SPRT does not stop a shard: merge the\n\
-shards' --json files with `arena merge` for the verdict (docs/arena-distributed.md).\n\
+shards' --json files with `arena merge` for the verdict (docs/arena-clusters.md).\n\
 Resuming: with --state FILE every finished game is appended to FILE; run the same command again\n\
 after Ctrl-C, SIGTERM or a crash and only the missing games are played. Ctrl-C sends quit to the\n\
 engines and writes the summary of the games so far (exit status 130); a second Ctrl-C exits at once.\n\

@@ -1,5 +1,5 @@
 //! Game records, in the library's format ([`tessera::record`]): header tags,
-//! then the moves in RULES notation, one per line, with `# opening` on the
+//! then the moves in the rules' notation, one per line, with `# opening` on the
 //! moves of the opening and the engine's own summary as the comment of the
 //! moves it chose (when it wrote one).
 //!

@@ -641,7 +641,7 @@ impl Resume {
 struct Live {
     stats: Vec<PairingStats>,
     /// The SPRT stops a whole match only: a shard plays all its games, and
-    /// the merge of shards decides (see docs/arena-distributed.md).
+    /// the merge of shards decides (see docs/arena-clusters.md).
     sprt: Option<Sprt>,
     sprt_min_pairs: u64,
     /// The SPRT has decided: no more games are started.

@@ -628,7 +628,7 @@ impl App {
             )));
         }
         let colour = side_name(&core.setup, ply);
-        // Record a REBUS capture by its canonical token (RULES §2.8), as the
+        // Record a REBUS capture by its canonical token (rules.md §2.8), as the
         // engine's own records do.
         let mv = core
             .derived

@@ -1,5 +1,5 @@
 //! The game as the board keeps it: where it started ([`Setup`]) and the moves
-//! played since, in RULES notation. Everything the page draws is derived from
+//! played since, in the rules' notation. Everything the page draws is derived from
 //! this plus what the rules engine answers (`list_moves`, `position`,
 //! `game_status`), so the game is always recoverable as a record
 //! ([`record_text`], protocol.md §10), whatever happens to the engines.
@@ -76,7 +76,7 @@ pub fn side_name(setup: &Setup, ply: usize) -> &'static str {
 }
 
 // ---------------------------------------------------------------------------
-// Rekushu: the stones and tiles, from the moves (RULES §1.4).
+// Rekushu: the stones and tiles, from the moves (rules.md §1.4).
 
 /// A vertex `K10` → (column, row), 1-based.
 pub fn parse_vertex(text: &str, size: usize) -> Option<(usize, usize)> {
@@ -146,7 +146,7 @@ pub fn rekushu_board(size: usize, moves: &[String]) -> (Vec<u8>, Vec<u8>) {
 }
 
 // ---------------------------------------------------------------------------
-// REBUS: a position string (RULES §2.9) read for drawing.
+// REBUS: a position string (rules.md §2.9) read for drawing.
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Square {
@@ -280,7 +280,7 @@ pub fn parse_position(text: &str) -> Result<RebusView, String> {
     })
 }
 
-/// A REBUS capture as the identity of RULES §2.8 sees it: the attacker's
+/// A REBUS capture as the identity of rules.md §2.8 sees it: the attacker's
 /// symbol, the captured squares (sorted) and the nomination.
 fn capture_key(view: &RebusView, token: &str) -> Option<(char, Vec<usize>, Option<usize>)> {
     let token = token.to_ascii_lowercase();

@@ -370,7 +370,7 @@ async fn rekushu_game_by_clicks_with_a_claim() {
     let Some(s) = start("rekushu").await else {
         return;
     };
-    // Coordinates as RULES §1.2: the column I is there.
+    // Coordinates as rules.md §1.2: the column I is there.
     s.new_game("rekushu", "9", "easy").await;
     assert_eq!(
         s.client
