@@ -1,7 +1,18 @@
-//! One engine process: spawned from a command line, fed commands on stdin, read
-//! back reply by reply from stdout by a reader thread, so that every wait has a
-//! deadline. Stderr is drained by another thread, which keeps the engine's
+//! `tessera-client`: one engine process, spoken to over the protocol
+//! (protocol.md §1). Spawned from a command line in its own process group, fed
+//! commands on stdin, read back reply by reply from stdout by a reader thread
+//! (which stamps when each reply's first line arrived), so that every wait has
+//! a deadline and a reply's time is not charged with the caller's own delays.
+//! Stderr is drained by another thread, which keeps the engine's
 //! `genmove <move>: <summary>` lines for the game record.
+//!
+//! The arena starts its engines with it. Engine replies are input: nothing
+//! reachable from them unwraps or panics.
+
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -31,7 +42,9 @@ pub enum ProcessError {
     Garbled(String),
     #[error("cannot write to the engine: {0}")]
     Write(String),
-    #[error("the arena was interrupted")]
+    /// The caller's interrupt flag was set during a wait
+    /// ([`EngineProcess::interruptible`]).
+    #[error("interrupted")]
     Interrupted,
     #[error("{0}")]
     Handshake(String),
@@ -57,11 +70,14 @@ pub struct EngineProcess {
     /// waiting a moment for each one.
     reports_summaries: bool,
     /// `genmove` replies seen with no summary while `reports_summaries` was
-    /// still unknown: after [`SUMMARY_PROBES`] of them the arena stops waiting.
+    /// still unknown: after [`SUMMARY_PROBES`] of them the client stops waiting.
     summary_misses: u32,
+    /// Asked by every wait: once it answers true, the wait ends with
+    /// [`ProcessError::Interrupted`].
+    interrupted: Option<fn() -> bool>,
 }
 
-/// How many moves the arena waits for a first summary before it decides the
+/// How many moves the client waits for a first summary before it decides the
 /// engine writes none.
 const SUMMARY_PROBES: u32 = 3;
 /// How long to wait for a summary line still in the stderr pipe: longer while
@@ -114,7 +130,8 @@ impl EngineProcess {
         let mut child = Command::new(program)
             .args(args)
             // Its own process group: a Ctrl-C in the terminal reaches the
-            // arena only, which then sends `quit` (see `signals`).
+            // caller only, which then stops its engines in order (the arena
+            // sends `quit`, see its `signals`).
             .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -147,7 +164,15 @@ impl EngineProcess {
             summaries,
             reports_summaries: false,
             summary_misses: 0,
+            interrupted: None,
         })
+    }
+
+    /// Makes every wait ask `interrupted` (every 50 ms at most) and end with
+    /// [`ProcessError::Interrupted`] once it answers true: the arena's Ctrl-C.
+    pub fn interruptible(mut self, interrupted: fn() -> bool) -> EngineProcess {
+        self.interrupted = Some(interrupted);
+        self
     }
 
     pub fn command(&self) -> &str {
@@ -170,12 +195,12 @@ impl EngineProcess {
     }
 
     /// Waits for the next reply until `deadline`; also returns when its first
-    /// line arrived (read by the reader thread, so the arena's own scheduling
+    /// line arrived (read by the reader thread, so the caller's own scheduling
     /// delays are not charged to the engine).
     pub fn recv_timed(&mut self, deadline: Instant) -> Result<(Reply, Instant), ProcessError> {
         let started = Instant::now();
         loop {
-            if crate::signals::interrupted() {
+            if self.interrupted.is_some_and(|f| f()) {
                 return Err(ProcessError::Interrupted);
             }
             let now = Instant::now();
@@ -253,7 +278,7 @@ impl EngineProcess {
             found = matching(&line).or(found);
         }
         // Stderr and stdout are separate pipes: the line may still be on its
-        // way, even on the engine's first move, before the arena knows that it
+        // way, even on the engine's first move, before the client knows that it
         // writes summaries at all.
         let wait = if self.reports_summaries {
             Some(SUMMARY_WAIT)
