@@ -1,7 +1,8 @@
 //! The live analysis panel: an engine of its own, kept on the board's position,
 //! streaming `analyze` (protocol.md §7). Each block of `info move …` lines is
-//! broadcast to the pages as an `analysis` event; a new position ends the
-//! stream (any line does) and starts the next one.
+//! broadcast to the pages as an `analysis` event, every line's move decoded
+//! into points by the library ([`view::decode`]) and its score given for the
+//! first player; a new position ends the stream and starts the next one.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +13,8 @@ use tokio::sync::watch;
 
 use crate::app::{AnalysisTarget, App};
 use crate::engine::{COMMAND_TIMEOUT, Engine, EngineError};
+use crate::game::Game;
+use crate::view::{self, Parts};
 
 /// Centiseconds between two blocks, and candidate moves per block.
 const INTERVAL_CS: u32 = 30;
@@ -20,9 +23,14 @@ const CANDIDATES: u32 = 3;
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Line {
     pub mv: String,
+    /// For the side to move as read; for the first player once [`for_page`]
+    /// has been through.
     pub score: String,
     pub bound: bool,
     pub pv: Vec<String>,
+    /// The move by its points (`None` until [`for_page`], or when it is not
+    /// legal in the position).
+    pub parts: Option<Parts>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -45,6 +53,7 @@ pub fn read_info(line: &str, block: &mut Block) -> bool {
         score: String::new(),
         bound: false,
         pv: Vec::new(),
+        parts: None,
     };
     let mut i = 3;
     let mut order = None;
@@ -92,6 +101,36 @@ pub fn read_info(line: &str, block: &mut Block) -> bool {
     }
     block.lines.push(l);
     true
+}
+
+/// A score of the side to move (`+0.25`, `W3`) for the first player.
+fn for_first(score: &str, second_to_move: bool) -> String {
+    if !second_to_move {
+        return score.to_string();
+    }
+    if let Some(plies) = score.strip_prefix('W') {
+        return format!("L{plies}");
+    }
+    if let Some(plies) = score.strip_prefix('L') {
+        return format!("W{plies}");
+    }
+    match score.parse::<f64>() {
+        // Zero stays +0.00, never -0.00.
+        Ok(v) => format!("{:+.2}", if v == 0.0 { 0.0 } else { -v }),
+        Err(_) => score.to_string(),
+    }
+}
+
+/// A block as the page shows it for `game`: moves decoded, scores for the
+/// first player.
+fn for_page(block: &Block, game: &Game) -> Block {
+    let second = game.to_move() == tessera::core::Side::Second;
+    let mut out = block.clone();
+    for l in &mut out.lines {
+        l.parts = view::decode(game, &l.mv);
+        l.score = for_first(&l.score, second);
+    }
+    out
 }
 
 struct Running {
@@ -172,13 +211,13 @@ async fn step(
     let Some(r) = running.as_mut() else {
         return Ok(());
     };
-    if let Err(msg) = r.engine.sync(&target.setup, &target.moves).await? {
+    if let Err(msg) = r.engine.sync(&target.game).await? {
         return Err(EngineError::Garbage(format!(
             "could not follow the game: {msg}"
         )));
     }
     let generation = target.generation;
-    let ply = target.moves.len();
+    let ply = target.game.moves().len();
     r.engine
         .send(&format!("analyze {INTERVAL_CS} {CANDIDATES}"))
         .await?;
@@ -217,9 +256,10 @@ async fn step(
                     return Ok(());
                 }
                 if read_info(&line, &mut block) {
+                    let shown = for_page(&block, &target.game);
                     let _ = app.events.send((
                         "analysis".into(),
-                        json!({"generation": generation, "ply": ply, "block": block}).to_string(),
+                        json!({"generation": generation, "ply": ply, "block": shown}).to_string(),
                     ));
                 }
             }
@@ -252,5 +292,15 @@ mod tests {
         ));
         assert_eq!(b.lines.len(), 1);
         assert!(!read_info("garbage", &mut b));
+    }
+
+    #[test]
+    fn scores_are_shown_for_the_first_player() {
+        assert_eq!(for_first("+0.04", false), "+0.04");
+        assert_eq!(for_first("+0.04", true), "-0.04");
+        assert_eq!(for_first("-0.50", true), "+0.50");
+        assert_eq!(for_first("+0.00", true), "+0.00");
+        assert_eq!(for_first("W3", true), "L3");
+        assert_eq!(for_first("L12", true), "W12");
     }
 }

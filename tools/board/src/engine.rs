@@ -16,7 +16,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::timeout;
 
-use crate::game::{Setup, side_name};
+use tessera::record::Start;
+
+use crate::game::Game;
 
 /// How long an ordinary command may take before the engine counts as stalled.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
@@ -108,7 +110,7 @@ pub fn split_command(line: &str) -> Result<Vec<String>, String> {
 /// What the engine has been told: the game's start and the moves played since.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Told {
-    setup: Setup,
+    start: Start,
     moves: Vec<String>,
 }
 
@@ -278,18 +280,20 @@ impl Engine {
         Ok(reply)
     }
 
-    /// Brings the engine's game to `setup` followed by `moves`. A move the engine
-    /// refuses is returned as `Ok(Err(..))` (the engine is then at the moves before it).
-    pub async fn sync(&mut self, setup: &Setup, moves: &[String]) -> Result<Reply, EngineError> {
+    /// Brings the engine's game to `game`'s start followed by its moves. A
+    /// move the engine refuses is returned as `Ok(Err(..))` (the engine is then
+    /// at the moves before it).
+    pub async fn sync(&mut self, game: &Game) -> Result<Reply, EngineError> {
+        let plays = game.plays();
         let mut start_over = true;
         if let Some(told) = &self.told
-            && &told.setup == setup
+            && &told.start == game.start()
         {
             let common = told
                 .moves
                 .iter()
-                .zip(moves)
-                .take_while(|(a, b)| a == b)
+                .zip(&plays)
+                .take_while(|(a, (_, b))| *a == b)
                 .count();
             let undos = told.moves.len() - common;
             // Undo a few moves; past that a fresh start is as quick.
@@ -308,19 +312,18 @@ impl Engine {
         }
         if start_over {
             self.told = None;
-            for line in setup.commands() {
+            for line in game.start_commands() {
                 if let Err(msg) = self.command(&line, COMMAND_TIMEOUT).await? {
                     return Ok(Err(format!("'{line}': {msg}")));
                 }
             }
             self.told = Some(Told {
-                setup: setup.clone(),
+                start: game.start().clone(),
                 moves: Vec::new(),
             });
         }
         let already = self.told.as_ref().map_or(0, |t| t.moves.len());
-        for (i, mv) in moves.iter().enumerate().skip(already) {
-            let side = side_name(setup, i);
+        for (side, mv) in plays.iter().skip(already) {
             let reply = self
                 .command(&format!("play {side} {mv}"), COMMAND_TIMEOUT)
                 .await?;

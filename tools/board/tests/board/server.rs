@@ -162,7 +162,7 @@ fn serves_the_page_and_refuses_bad_requests_with_4xx() {
     assert_eq!(status, 409, "{v}");
     // Nothing changed.
     assert_eq!(state(&b)["moves"], before["moves"]);
-    // A REBUS move on a Rekushu board is refused by the rules engine.
+    // A REBUS move on a Rekushu board is refused by the rules.
     let (status, v) = post(&b, "/api/move", json!({"move": "d3xd5"}));
     assert!((400..500).contains(&status), "{status} {v}");
     assert_eq!(state(&b)["moves"], before["moves"]);
@@ -200,7 +200,7 @@ fn records_are_saved_and_loaded() {
         s["rekushu"]["tiles"].as_str().unwrap().chars().next(),
         Some('b')
     );
-    // A broken record is refused with the engine's reason; the game stays.
+    // A broken record is refused with the reason; the game stays.
     let broken = record.replace("F5\n", "A1\n");
     let (status, text) = http(&b, "POST", "/api/load", "text/plain", &broken);
     assert_eq!(status, 422, "{text}");
