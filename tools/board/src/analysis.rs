@@ -5,10 +5,12 @@
 //! first player; a new position ends the stream and starts the next one.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::json;
+use tessera_client::Piece;
+use tokio::runtime::Handle;
 use tokio::sync::watch;
 
 use crate::app::{AnalysisTarget, App};
@@ -133,135 +135,121 @@ fn for_page(block: &Block, game: &Game) -> Block {
     out
 }
 
-struct Running {
-    engine: Engine,
-    streaming: bool,
-}
+/// How often the stream looks for a new position between two lines.
+const POLL: Duration = Duration::from_millis(50);
 
-/// Ends a running `analyze` (a blank line ends it and gets no reply of its own).
-async fn end_stream(r: &mut Running) -> Result<(), EngineError> {
-    if !r.streaming {
-        return Ok(());
-    }
-    r.engine.send("").await?;
-    loop {
-        let line = r.engine.next_line(COMMAND_TIMEOUT, "analyze").await?;
-        if line.trim().is_empty() {
-            break;
-        }
-    }
-    r.streaming = false;
-    Ok(())
-}
-
-/// The analysis task: runs as long as the server.
-pub async fn run(app: Arc<App>, mut rx: watch::Receiver<Option<AnalysisTarget>>) {
-    let mut running: Option<Running> = None;
-    let mut failed = false;
+/// The analysis thread: runs as long as the server. `runtime` is the server's,
+/// for waiting on `rx` without spinning.
+pub fn run(app: Arc<App>, mut rx: watch::Receiver<Option<AnalysisTarget>>, runtime: Handle) {
+    let mut engine: Option<Engine> = None;
     loop {
         let target = rx.borrow_and_update().clone();
-        let result = step(&app, &mut running, target, &mut rx, failed).await;
-        match result {
-            Ok(()) => failed = false,
-            Err(e) => {
-                if let Some(mut r) = running.take() {
-                    r.engine.kill().await;
-                }
-                failed = true;
-                let _ = app.events.send((
-                    "analysis".into(),
-                    json!({"error": format!("analysis engine: {e}")}).to_string(),
-                ));
-                // Wait for the next position (or a restart) before trying again.
-                if rx.changed().await.is_err() {
-                    return;
-                }
+        let Some(target) = target else {
+            // Analysis off: stop the engine, wait for it to be wanted again.
+            if let Some(mut e) = engine.take() {
+                e.kill();
+            }
+            if runtime.block_on(rx.changed()).is_err() {
+                return;
+            }
+            continue;
+        };
+        if let Err(e) = analyse(&app, &mut engine, &target, &mut rx) {
+            if let Some(mut e) = engine.take() {
+                e.kill();
+            }
+            let _ = app.events.send((
+                "analysis".into(),
+                json!({"error": format!("analysis engine: {e}")}).to_string(),
+            ));
+        }
+        // Wait for the next position (or a restart) unless it has come.
+        if !rx.has_changed().unwrap_or(false) && runtime.block_on(rx.changed()).is_err() {
+            return;
+        }
+    }
+}
+
+/// Reads the rest of the reply to `command`, up to its empty line.
+fn finish(e: &mut Engine, command: &str) -> Result<(), EngineError> {
+    loop {
+        match e.piece(Instant::now() + COMMAND_TIMEOUT, command)? {
+            Some(Piece::End) => return Ok(()),
+            Some(_) => {}
+            None => {
+                return Err(EngineError::Stalled(format!(
+                    "the reply to '{command}' did not end within {} s",
+                    COMMAND_TIMEOUT.as_secs()
+                )));
             }
         }
     }
 }
 
-async fn step(
-    app: &Arc<App>,
-    running: &mut Option<Running>,
-    target: Option<AnalysisTarget>,
+/// Streams `analyze` on `target` until the position changes (then ends the
+/// stream with `stop`) or the stream ends by itself (a limit was reached).
+fn analyse(
+    app: &App,
+    engine: &mut Option<Engine>,
+    target: &AnalysisTarget,
     rx: &mut watch::Receiver<Option<AnalysisTarget>>,
-    _failed: bool,
 ) -> Result<(), EngineError> {
-    if let Some(r) = running.as_mut() {
-        end_stream(r).await?;
-    }
-    let Some(target) = target else {
-        // Analysis off: stop the engine, wait for it to be wanted again.
-        if let Some(mut r) = running.take() {
-            r.engine.kill().await;
-        }
-        if rx.changed().await.is_err() {
-            tokio::time::sleep(Duration::from_secs(3600)).await;
-        }
-        return Ok(());
+    let e = match engine {
+        Some(e) => e,
+        None => engine.insert(Engine::spawn(
+            app.engines.first().map_or("tessera", |s| s.as_str()),
+        )?),
     };
-    if running.is_none() {
-        let command = app.engines.first().cloned().unwrap_or_default();
-        *running = Some(Running {
-            engine: Engine::spawn(&command).await?,
-            streaming: false,
-        });
-    }
-    let Some(r) = running.as_mut() else {
-        return Ok(());
-    };
-    if let Err(msg) = r.engine.sync(&target.game).await? {
+    if let Err(msg) = e.sync(&target.game)? {
         return Err(EngineError::Garbage(format!(
             "could not follow the game: {msg}"
         )));
     }
+    let command = format!("analyze {INTERVAL_CS} {CANDIDATES}");
+    e.send(&command)?;
+    match e.piece(Instant::now() + COMMAND_TIMEOUT, &command)? {
+        Some(Piece::Head { ok: true, .. }) => {}
+        Some(Piece::Head { ok: false, .. }) => {
+            // Refused (a finished game): read the end of the reply.
+            return finish(e, &command);
+        }
+        _ => {
+            return Err(EngineError::Stalled(format!(
+                "no answer to '{command}' within {} s",
+                COMMAND_TIMEOUT.as_secs()
+            )));
+        }
+    }
     let generation = target.generation;
     let ply = target.game.moves().len();
-    r.engine
-        .send(&format!("analyze {INTERVAL_CS} {CANDIDATES}"))
-        .await?;
-    let first = r.engine.next_line(COMMAND_TIMEOUT, "analyze").await?;
-    if first.starts_with('?') {
-        // Refused (a finished game): read the end of the reply.
-        let _ = r.engine.next_line(COMMAND_TIMEOUT, "analyze").await?;
-        if rx.changed().await.is_err() {
-            tokio::time::sleep(Duration::from_secs(3600)).await;
-        }
-        return Ok(());
-    }
-    if !first.starts_with('=') {
-        return Err(EngineError::Garbage(format!(
-            "'{first}' in reply to 'analyze'"
-        )));
-    }
-    r.streaming = true;
     let mut block = Block::default();
     loop {
-        tokio::select! {
-            changed = rx.changed() => {
-                if changed.is_err() {
-                    tokio::time::sleep(Duration::from_secs(3600)).await;
-                }
-                return Ok(());
+        if rx.has_changed().unwrap_or(true) {
+            // A new position: any command ends the stream (protocol.md §7);
+            // `stop` is answered `=` after the stream's empty line.
+            e.send("stop")?;
+            finish(e, &command)?;
+            // `stop` is never refused; its reply only has to be read.
+            let _ = e.reply("stop", COMMAND_TIMEOUT)?;
+            return Ok(());
+        }
+        match e.piece(Instant::now() + POLL, &command)? {
+            None => {}
+            // The stream ended by itself (a limit was reached).
+            Some(Piece::End) => return Ok(()),
+            Some(Piece::Line(line)) if read_info(&line, &mut block) => {
+                let shown = for_page(&block, &target.game);
+                let _ = app.events.send((
+                    "analysis".into(),
+                    json!({"generation": generation, "ply": ply, "block": shown}).to_string(),
+                ));
             }
-            line = r.engine.next_line(Duration::from_secs(3600), "analyze") => {
-                let line = line?;
-                if line.trim().is_empty() {
-                    // The stream ended by itself (a limit was reached).
-                    r.streaming = false;
-                    if rx.changed().await.is_err() {
-                        tokio::time::sleep(Duration::from_secs(3600)).await;
-                    }
-                    return Ok(());
-                }
-                if read_info(&line, &mut block) {
-                    let shown = for_page(&block, &target.game);
-                    let _ = app.events.send((
-                        "analysis".into(),
-                        json!({"generation": generation, "ply": ply, "block": shown}).to_string(),
-                    ));
-                }
+            // Not an `info move` line: nothing to show.
+            Some(Piece::Line(_)) => {}
+            Some(Piece::Head { text, .. }) => {
+                return Err(EngineError::Garbage(format!(
+                    "'{text}' inside the reply to '{command}'"
+                )));
             }
         }
     }

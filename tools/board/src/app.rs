@@ -1,12 +1,13 @@
 //! The board's state and what changes it. One lock ([`App::core`]) holds the
 //! game (refereed by the library: [`Game`]) and the settings; the players'
-//! engines sit in their own slots so that a search never blocks the page.
+//! engines sit in their own slots, used on blocking threads, so that a search
+//! never blocks the page.
 //!
 //! Every change bumps a generation number and broadcasts the whole state to the
 //! pages (server-sent events); an engine's move computed for a position that
 //! has changed since (undo, a new game, a load) is thrown away.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -118,8 +119,9 @@ pub struct App {
     /// How long a `genmove` may take before the engine counts as stalled.
     move_timeout: Duration,
     pub core: Mutex<Core>,
-    /// The players' engines, one slot per side (started when first needed).
-    slots: [Arc<Mutex<Option<Engine>>>; 2],
+    /// The players' engines, one slot per side (started when first needed),
+    /// locked by the thread running that side's search.
+    slots: [Arc<std::sync::Mutex<Option<Engine>>>; 2],
     pub events: broadcast::Sender<(String, String)>,
     analysis_target: watch::Sender<Option<AnalysisTarget>>,
 }
@@ -258,11 +260,12 @@ impl App {
                 searches: 0,
                 generation: 0,
             }),
-            slots: [Arc::new(Mutex::new(None)), Arc::new(Mutex::new(None))],
+            slots: Default::default(),
             events,
             analysis_target,
         });
-        tokio::spawn(crate::analysis::run(app.clone(), analysis_rx));
+        let (analysis_app, runtime) = (app.clone(), tokio::runtime::Handle::current());
+        std::thread::spawn(move || crate::analysis::run(analysis_app, analysis_rx, runtime));
         {
             let mut core = app.core.lock().await;
             app.changed(&mut core);
@@ -362,46 +365,34 @@ impl App {
         });
     }
 
-    /// The move of `side`'s engine in `game`: its text as the engine wrote it.
+    /// The move of `side`'s engine in `game`: its text as the engine wrote
+    /// it. The engine is started if need be, set to `level` and brought to the
+    /// game, all on a blocking thread.
     async fn genmove(
         &self,
         side: usize,
         level: &str,
         game: &Game,
     ) -> Result<Result<String, String>, EngineError> {
-        let mut slot = self.slots[side].lock().await;
-        if slot.is_none() {
-            *slot = Some(Engine::spawn(self.engine_for(side)).await?);
-        }
-        let Some(engine) = slot.as_mut() else {
-            return Err(EngineError::Spawn("no engine".into()));
-        };
-        let result = async {
-            if let Err(msg) = engine.set_level(level).await? {
-                return Ok(Err(format!("level {level}: {msg}")));
+        let slot = self.slots[side].clone();
+        let command = self.engine_for(side).to_string();
+        let (level, game, timeout) = (level.to_string(), game.clone(), self.move_timeout);
+        tokio::task::spawn_blocking(move || {
+            let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+            let engine = match slot.as_mut() {
+                Some(e) => e,
+                None => slot.insert(Engine::spawn(&command)?),
+            };
+            let result = genmove_on(engine, &level, &game, timeout);
+            if result.is_err()
+                && let Some(mut e) = slot.take()
+            {
+                e.kill();
             }
-            if let Err(msg) = engine.sync(game).await? {
-                return Ok(Err(msg));
-            }
-            let colour = game.colour(game.to_move());
-            let reply = engine
-                .command(&format!("genmove {colour}"), self.move_timeout)
-                .await?;
-            // The engine played its move: it is at the game after it, written
-            // canonically (or somewhere the board does not follow).
-            match reply.as_deref().map(|mv| game.check(mv)) {
-                Ok(Ok(canonical)) => engine.played(&canonical),
-                _ => engine.forget(),
-            }
-            Ok(reply)
-        }
-        .await;
-        if result.is_err()
-            && let Some(mut e) = slot.take()
-        {
-            e.kill().await;
-        }
-        result
+            result
+        })
+        .await
+        .unwrap_or_else(|e| Err(EngineError::Crashed(format!("the search's thread: {e}"))))
     }
 
     async fn engine_moved(
@@ -624,7 +615,7 @@ impl App {
             if let Ok(mut s) = slot.try_lock()
                 && let Some(mut e) = s.take()
             {
-                e.kill().await;
+                e.kill();
             }
         }
         core.engine_error = None;
@@ -662,6 +653,30 @@ impl App {
         self.changed(&mut core);
         Ok(self.state(&core))
     }
+}
+
+/// One search: `engine` set to `level`, brought to `game`, asked for its move.
+fn genmove_on(
+    engine: &mut Engine,
+    level: &str,
+    game: &Game,
+    timeout: Duration,
+) -> Result<Result<String, String>, EngineError> {
+    if let Err(msg) = engine.set_level(level)? {
+        return Ok(Err(format!("level {level}: {msg}")));
+    }
+    if let Err(msg) = engine.sync(game)? {
+        return Ok(Err(msg));
+    }
+    let reply = engine.command(&format!("genmove {}", game.colour(game.to_move())), timeout)?;
+    engine.clear_summaries();
+    // The engine played its move: it is at the game after it, written
+    // canonically (or somewhere the board does not follow).
+    match reply.as_deref().map(|mv| game.check(mv)) {
+        Ok(Ok(canonical)) => engine.played(&canonical),
+        _ => engine.forget(),
+    }
+    Ok(reply)
 }
 
 /// The start as a record's `Start` tag gives it: `9x9`, or a position string.

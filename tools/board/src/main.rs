@@ -83,7 +83,7 @@ async fn main() {
         std::process::exit(2);
     }
     for e in &engines {
-        if let Err(msg) = engine::split_command(e) {
+        if let Err(msg) = tessera_client::split_command(e) {
             eprintln!("tessera-board: --engine: {msg}");
             std::process::exit(2);
         }

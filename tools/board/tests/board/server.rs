@@ -271,3 +271,56 @@ fn an_engine_that_crashes_is_reported() {
 fn an_engine_that_stalls_is_reported() {
     engine_fault("stall", "stalled");
 }
+
+/// Reads the event stream until an `analysis` event of the position after
+/// `ply` moves; returns its data.
+fn analysis_of(events: &mut impl BufRead, ply: usize) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut line = String::new();
+    while Instant::now() < deadline {
+        line.clear();
+        if events.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        let Some(data) = line.trim().strip_prefix("data: ") else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(data).unwrap_or(Value::Null);
+        if v["ply"] == ply && v["block"].is_object() {
+            return v;
+        }
+    }
+    panic!("no analysis of ply {ply}");
+}
+
+#[test]
+fn analysis_follows_the_game_with_moves_decoded() {
+    let b = start(&[]);
+    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
+    let (status, _) = post(
+        &b,
+        "/api/new",
+        json!({"game": "rekushu", "size": 6, "players": humans}),
+    );
+    assert_eq!(status, 200);
+    let mut s = TcpStream::connect(&b.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    write!(
+        s,
+        "GET /events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        b.addr
+    )
+    .expect("send");
+    let mut events = BufReader::new(s);
+    post(&b, "/api/settings", json!({"analysis": true}));
+    let first = analysis_of(&mut events, 0);
+    let line = &first["block"]["lines"][0];
+    assert_eq!(line["parts"]["kind"], "place", "{first}");
+    // Each move ends the stream on the old position and starts a new one.
+    for (ply, mv) in [(1, "C3"), (2, "D4")] {
+        let (status, _) = post(&b, "/api/move", json!({"move": mv}));
+        assert_eq!(status, 200);
+        let a = analysis_of(&mut events, ply);
+        assert_eq!(a["generation"], state(&b)["generation"], "{a}");
+    }
+}
