@@ -165,11 +165,25 @@ fn clean_token(text: &str, what: &str) -> Result<String, ApiError> {
 /// A move from the page or another client: its text in RULES notation
 /// (`{"move": "K10:C3-K10"}`), or the points the player clicked
 /// (`{"move": {"kind": "place", "at": 57}}`, see [`Parts`]).
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug)]
 pub enum MoveArg {
     Text(String),
     Parts(Parts),
+}
+
+impl<'de> Deserialize<'de> for MoveArg {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match Value::deserialize(d)? {
+            Value::String(text) => Ok(MoveArg::Text(text)),
+            v @ Value::Object(_) => serde_json::from_value(v)
+                .map(MoveArg::Parts)
+                .map_err(D::Error::custom),
+            other => Err(D::Error::custom(format!(
+                "a move is its text (\"K10\") or its points ({{\"kind\": \"place\", \"at\": 57}}), not {other}"
+            ))),
+        }
+    }
 }
 
 impl MoveArg {

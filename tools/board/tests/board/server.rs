@@ -149,12 +149,39 @@ fn serves_the_page_and_refuses_bad_requests_with_4xx() {
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("genius"));
 
-    let (status, _) = post(&b, "/api/new", json!({"game": "rekushu", "size": 5}));
+    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
+    let (status, _) = post(
+        &b,
+        "/api/new",
+        json!({"game": "rekushu", "size": 5, "players": humans}),
+    );
     assert_eq!(status, 200);
     let before = state(&b);
     let (status, v) = post(&b, "/api/move", json!({"move": "Z9"}));
     assert_eq!(status, 400, "{v}");
     assert!(v["error"].as_str().unwrap().contains("syntax error"), "{v}");
+    let (status, v) = post(&b, "/api/move", json!({"move": 7}));
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("its points"), "{v}");
+    let (status, v) = post(
+        &b,
+        "/api/move",
+        json!({"move": {"kind": "capture", "attacker": 0, "steps": [1]}}),
+    );
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("REBUS"), "{v}");
+    let (status, v) = post(&b, "/api/move", json!({"move": {"kind": "place", "at": 0}}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"], json!(["A1"]));
+    assert_eq!(v["last"], json!({"kind": "place", "at": 0, "claim": null}));
+    let (status, v) = post(&b, "/api/move", json!({"move": {"kind": "place", "at": 0}}));
+    assert_eq!(status, 422);
+    assert!(
+        v["error"].as_str().unwrap().contains("A1 is occupied"),
+        "{v}"
+    );
+    let (status, _) = post(&b, "/api/undo", json!({}));
+    assert_eq!(status, 200);
     let (status, v) = post(&b, "/api/move", json!({"move": "A1\nquit"}));
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("character"));
@@ -323,4 +350,54 @@ fn analysis_follows_the_game_with_moves_decoded() {
         let a = analysis_of(&mut events, ply);
         assert_eq!(a["generation"], state(&b)["generation"], "{a}");
     }
+}
+
+#[test]
+fn rebus_chains_are_checked_step_by_step() {
+    let b = start(&[]);
+    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
+    let (status, s) = post(
+        &b,
+        "/api/new",
+        json!({"game": "rebus", "start": "standard", "players": humans}),
+    );
+    assert_eq!(status, 200);
+    // d3 (square 21) is Red's Star: it reaches d5 (39), two ranks up.
+    assert_eq!(s["points"][21], "d3");
+    assert!(
+        s["rebus"]["squares"][21]["targets"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(39))
+    );
+    let (status, v) = post(
+        &b,
+        "/api/check",
+        json!({"move": {"kind": "capture", "attacker": 21, "steps": [39]}}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["text"], "d3xd5");
+    assert!(v["next"].is_array(), "{v}");
+    let (status, v) = post(
+        &b,
+        "/api/check",
+        json!({"move": {"kind": "capture", "attacker": 21, "steps": [57]}}),
+    );
+    assert_eq!(status, 422);
+    assert!(v["error"].as_str().unwrap().contains("cannot reach"), "{v}");
+    assert_eq!(state(&b)["moves"], json!([]));
+    let (status, v) = post(
+        &b,
+        "/api/move",
+        json!({"move": {"kind": "capture", "attacker": 21, "steps": [39], "nominee": 4}}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"], json!(["d3xd5+e1"]));
+    assert_eq!(
+        v["last"],
+        json!({"kind": "capture", "attacker": 21, "steps": [39], "nominee": 4})
+    );
+    // The record starts from the position string (protocol.md §10).
+    let (_, record) = http(&b, "GET", "/api/record", "text/plain", "");
+    assert!(record.contains("[Start \"bSbWbPbTbObQbGbJbK/"), "{record}");
 }
