@@ -12,13 +12,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tessera::core::{GameText, Status};
 use tessera::engine::{AnyGame, CommandError, ErrorKind};
 use tessera::record::{Start, parse_rebus_start};
 use tokio::sync::{Mutex, broadcast, watch};
 
 use crate::engine::{Engine, EngineError};
-use crate::game::{Game, MAX_RECORD_BYTES, on_session};
+use crate::game::{Game, MAX_RECORD_BYTES};
 use crate::view::{self, Parts};
 
 pub const LEVELS: [&str; 6] = ["easy", "medium", "hard", "mike", "random", "uct"];
@@ -214,43 +213,6 @@ pub struct Settings {
     pub analysis: Option<bool>,
 }
 
-/// The game-over banner: the winner, the margin and the reason, in words.
-fn banner(game: &Game) -> Option<String> {
-    let status = game.status();
-    if status == Status::Ongoing {
-        return None;
-    }
-    let rebus = game.is_rebus();
-    let why = if game.resigned() {
-        "the other side resigned"
-    } else {
-        match on_session!(game.live(), s => s.pos.end_reason()) {
-            "no-placement" => "no legal placement left",
-            "51" => "51 squares controlled",
-            "no-captures" => "no captures left",
-            "turn-limit" => "turn limit reached",
-            "yield" => "the other side yielded",
-            other => other,
-        }
-    };
-    let Status::Won(winner) = status else {
-        return Some(format!("Draw — {why}"));
-    };
-    let mut who = game.colour(winner);
-    who[..1].make_ascii_uppercase();
-    if game.resigned() {
-        return Some(format!("{who} wins — {why}"));
-    }
-    let margin = on_session!(game.live(), s => s.pos.lead()).unsigned_abs();
-    let unit = match (rebus, margin) {
-        (true, 1) => "square",
-        (true, _) => "squares",
-        (false, 1) => "tile",
-        (false, _) => "tiles",
-    };
-    Some(format!("{who} wins by {margin} {unit} — {why}"))
-}
-
 impl App {
     pub async fn new(engines: Vec<String>, move_timeout: Duration) -> Arc<App> {
         let (events, _) = broadcast::channel(256);
@@ -316,7 +278,7 @@ impl App {
             "to_move_index": to_move.index(),
             "status": game.status_text(),
             "score": game.score_text(),
-            "banner": banner(game),
+            "banner": view::banner(game),
             "players": core.players,
             "delay_ms": core.delay_ms,
             "paused": core.paused,

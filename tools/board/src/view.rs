@@ -1,15 +1,16 @@
 //! What the page draws and what it sends back, decoded: the board's contents,
 //! the legal moves and the last move, all by point index, computed from the
-//! library's position; and a move made of the points the player clicked
-//! ([`Parts`]), written in RULES notation by the library. The page parses no
-//! notation: every name and every legal target comes from here.
+//! library's position, and the game-over banner; and a move made of the
+//! points the player clicked ([`Parts`]), written in RULES notation by the
+//! library. The page parses no notation: every name and every legal target
+//! comes from here.
 //!
 //! A point is an index: Rekushu `y * size + x` (0-based column and row, A1 is
 //! 0), REBUS the square `rank * 9 + file` (a1 is 0, i9 is 80).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tessera::core::{Game as _, Notation, Side, Status};
+use tessera::core::{Game as _, GameText, Notation, Side, Status};
 use tessera::engine::AnyGame;
 use tessera::games::rebus::notation::{capture_token, lock_token};
 use tessera::games::rebus::square::{Squares, bit, orth, reach, square_name};
@@ -17,7 +18,7 @@ use tessera::games::rebus::tile::{Owner, STAR, SYMBOL_UNICODE, Tile};
 use tessera::games::rebus::{Move as RebusMove, MoveKind, Position, SQUARES};
 use tessera::games::rekushu::{Board, Move as RekushuMove, Rect, rect_text, vertex_text};
 
-use crate::game::Game;
+use crate::game::{Game, on_session};
 
 /// A move by its points, as the page shows one (the last move, an analysis
 /// line) and makes one (what the player clicked).
@@ -187,23 +188,53 @@ fn tile_json(t: Tile) -> Value {
     json!({"owner": owner_name(t.owner), "glyph": SYMBOL_UNICODE[t.symbol as usize % 12].to_string()})
 }
 
+/// The game-over banner: the winner, the margin and the reason, in words.
+pub fn banner(game: &Game) -> Option<String> {
+    let status = game.status();
+    if status == Status::Ongoing {
+        return None;
+    }
+    let rebus = game.is_rebus();
+    let why = if game.resigned() {
+        "the other side resigned"
+    } else {
+        match on_session!(game.live(), s => s.pos.end_reason()) {
+            "no-placement" => "no legal placement left",
+            "51" => "51 squares controlled",
+            "no-captures" => "no captures left",
+            "turn-limit" => "turn limit reached",
+            "yield" => "the other side yielded",
+            other => other,
+        }
+    };
+    let Status::Won(winner) = status else {
+        return Some(format!("Draw — {why}"));
+    };
+    let mut who = game.colour(winner);
+    who[..1].make_ascii_uppercase();
+    if game.resigned() {
+        return Some(format!("{who} wins — {why}"));
+    }
+    let margin = on_session!(game.live(), s => s.pos.lead()).unsigned_abs();
+    let unit = match (rebus, margin) {
+        (true, 1) => "square",
+        (true, _) => "squares",
+        (false, 1) => "tile",
+        (false, _) => "tiles",
+    };
+    Some(format!("{who} wins by {margin} {unit} — {why}"))
+}
+
 /// The board for the page: its size, the names of its points and of its
 /// columns and rows, and the game's own part (`rekushu` or `rebus`).
 pub fn board(game: &Game) -> Value {
     let ongoing = game.status() == Status::Ongoing;
-    let last = last_move(game);
-    match game.live() {
-        AnyGame::Rekushu(s) => {
-            let mut v = rekushu(&s.pos, ongoing);
-            v["last"] = json!(last);
-            v
-        }
-        AnyGame::Rebus(s) => {
-            let mut v = rebus(&s.pos, ongoing);
-            v["last"] = json!(last);
-            v
-        }
-    }
+    let mut v = match game.live() {
+        AnyGame::Rekushu(s) => rekushu(&s.pos, ongoing),
+        AnyGame::Rebus(s) => rebus(&s.pos, ongoing),
+    };
+    v["last"] = json!(last_move(game));
+    v
 }
 
 /// Letters or numbers alone, from the names of a line of points.
