@@ -451,6 +451,29 @@ mod tests {
     }
 
     #[test]
+    fn banners_say_who_won_by_how_much_and_why() {
+        let mut g = Game::new(Start::Rekushu { size: 4 }).unwrap();
+        assert_eq!(banner(&g), None);
+        g.resign();
+        assert_eq!(
+            banner(&g).as_deref(),
+            Some("White wins — the other side resigned")
+        );
+        // Blue's squares are all locked and Red takes the last Green square:
+        // nobody can capture any more.
+        let mut g = rebus_game(
+            "bKbKbKrTrTrTbKbKbK/bKbKbKrTgFrTbKbKbK/bKbKbKrTrTrTbKbKbK/rTrTrTrTrTrTrTrTrT/rTrTrTrTrTrTrTrTrT/rTrTrTrTrTrTrTrTrT/bKbKbKrTrTrTbKbKbK/bKbKbKrTrTrTbKbKbK/bKbKbKrTrTrTbKbKbK red a1L3,g1L3,a7L3,g7L3 -",
+        );
+        assert_eq!(banner(&g), None, "{}", g.status_text());
+        g.play("e7xe8").unwrap();
+        assert_eq!(g.status_text(), "over R+9 no-captures");
+        assert_eq!(
+            banner(&g).as_deref(),
+            Some("Red wins by 9 squares — no captures left")
+        );
+    }
+
+    #[test]
     fn rebus_boards_are_decoded() {
         let mut g = rebus_game("standard");
         let v = board(&g);
