@@ -12,6 +12,8 @@
 #    first `#[cfg(test)]`.
 # 3. A binary built with `test = false` (Cargo.toml) holds no tests, since
 #    Cargo would not run them.
+# (1c-1e: nothing outside the repository, notation parsed only by the library,
+#  one engine client.)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,6 +72,24 @@ for a in "${!imports[@]}"; do
         fi
     done
 done
+
+# 1c. Nothing outside the repository: no tracked file names a path above it
+#     (`../shared/`, the spec's file name); the rules are docs/rules.md.
+while IFS= read -r hit; do
+    fail "a path outside the repository: $hit"
+done < <(git grep -nE '\.\./shared|RULES\.md' -- . ':!tools/layercheck.sh' 2>/dev/null)
+
+# 1d. The rules are written once, in the library: the tools parse no notation
+#     and replay no moves themselves (the page draws what the server sends).
+while IFS= read -r hit; do
+    fail "notation parsed outside the library: $hit"
+done < <(git grep -nE 'function parse(Vertex|Rect|RebusMove|Square)|fn parse_(vertex|rect|square|rebus_move|move_text)\b' -- tools 2>/dev/null)
+
+# 1e. One engine client: only tools/client starts engine processes in the
+#     tools' Rust code (tests may start whatever they test).
+while IFS= read -r hit; do
+    fail "an engine process started outside tools/client: $hit"
+done < <(git grep -nE 'Command::new' -- 'tools/*/src/*.rs' 'tools/*/src/**/*.rs' ':!tools/client' 2>/dev/null)
 
 # 2. Printing. Files allowed to print for now, each with its reason (issue 10).
 allowed=(

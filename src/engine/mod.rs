@@ -81,7 +81,8 @@ pub enum GameMut<'a> {
 /// `with_session!(mut engine.game_mut(), s => …)` changes it, and inside the
 /// engine `with_session!(&mut self.game, self.searchers, (s, searcher) => …)`
 /// also binds the game's searcher slot. A `match` on [`AnyGame`] is left for
-/// what differs between the games.
+/// what differs between the games. Tools use it as `tessera::with_session!`.
+#[macro_export]
 macro_rules! with_session {
     (mut $game:expr, $s:ident => $body:expr) => {
         match $game {
@@ -108,7 +109,7 @@ macro_rules! with_session {
         }
     };
 }
-pub(crate) use with_session;
+pub use crate::with_session;
 
 /// Where the engine's output goes and what it asks of the input, as the binary
 /// (or a test) sets them; the defaults do no I/O.

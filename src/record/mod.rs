@@ -610,8 +610,9 @@ impl fmt::Display for Record {
     }
 }
 
-/// A REBUS start: `standard`, `random <seed>`, or a position string.
-fn parse_rebus_start(text: &str) -> Result<Position, String> {
+/// A REBUS start as a `Start` tag may give it (and the board's *New game*
+/// takes it): `standard`, `random <seed>`, or a position string.
+pub fn parse_rebus_start(text: &str) -> Result<Position, String> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("standard") {
         return Ok(Position::standard());

@@ -299,22 +299,32 @@ impl Position {
         }
     }
 
-    fn canonical_capture(&self, symbol: u8, squares: SquareSet, nominee: Option<Square>) -> String {
+    /// The attacker and the walk that the canonical token of a capture of
+    /// `squares` by `symbol` writes (RULES §2.8): the first attacker in name
+    /// order with a walk over all the squares, and its smallest walk.
+    fn canonical_walk(&self, symbol: u8, squares: SquareSet) -> Option<(Square, Vec<Square>)> {
         let attackers = self.own[self.side.index()] & !self.locked & self.sym[symbol as usize % 12];
-        for a in sorted_by_name(attackers) {
+        sorted_by_name(attackers).find_map(|a| {
             let starts = reach(bit(a), symbol == STAR) & squares;
-            if let Some(walk) = smallest_walk(squares, starts) {
-                let mut s = square_name(a);
-                for q in walk {
-                    s.push('x');
-                    s.push_str(&square_name(q));
-                }
-                if let Some(n) = nominee {
-                    s.push('+');
-                    s.push_str(&square_name(n));
-                }
-                return s;
-            }
+            smallest_walk(squares, starts).map(|walk| (a, walk))
+        })
+    }
+
+    /// The squares of a capture as its canonical token writes them, in this
+    /// position (before the move): the attacker and the walk, in order. `None`
+    /// for a move that is not a capture, or not one any attacker can make here.
+    pub fn capture_walk(&self, mv: Move) -> Option<(Square, Vec<Square>)> {
+        match mv.kind() {
+            MoveKind::Capture {
+                symbol, squares, ..
+            } => self.canonical_walk(symbol, squares),
+            _ => None,
+        }
+    }
+
+    fn canonical_capture(&self, symbol: u8, squares: SquareSet, nominee: Option<Square>) -> String {
+        if let Some((attacker, walk)) = self.canonical_walk(symbol, squares) {
+            return capture_token(attacker, &walk, nominee);
         }
         // Not a legal move here; describe it anyway.
         let mut s = format!(
@@ -327,6 +337,22 @@ impl Position {
         }
         s
     }
+}
+
+/// The token of a capture as written square by square: `d3xd5xd6+c2` (the
+/// attacker, each captured square in the order taken, then the nominated
+/// square, if any). Whether it is legal is [`Notation::parse_move`]'s to say.
+pub fn capture_token(attacker: Square, walk: &[Square], nominee: Option<Square>) -> String {
+    let mut s = square_name(attacker);
+    for &q in walk {
+        s.push('x');
+        s.push_str(&square_name(q));
+    }
+    if let Some(n) = nominee {
+        s.push('+');
+        s.push_str(&square_name(n));
+    }
+    s
 }
 
 /// `c3L2`.
@@ -360,5 +386,56 @@ impl Notation for Position {
             MoveKind::Pass => "pass".to_string(),
             MoveKind::Yield => "yield".to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Game;
+    use crate::games::rebus::square::parse_square;
+
+    fn sq(name: &str) -> Square {
+        parse_square(name).expect("a square")
+    }
+
+    /// Red's Omega on e4 and four Blue Circles e5, e6, f6, f5 in a ring, on a
+    /// Green checkerboard.
+    fn ring() -> Position {
+        let rank = |r: usize| -> String {
+            (0..9)
+                .map(|f| match (f, r) {
+                    (4, 3) => "rW",
+                    (4, 4) | (4, 5) | (5, 5) | (5, 4) => "bO",
+                    _ if (f + r).is_multiple_of(2) => "gH",
+                    _ => "gF",
+                })
+                .collect()
+        };
+        let board: Vec<String> = (0..9).rev().map(rank).collect();
+        Position::from_position_string(&format!("{} red - -", board.join("/"))).expect("a position")
+    }
+
+    #[test]
+    fn capture_tokens_and_canonical_walks() {
+        let p = ring();
+        let written = capture_token(sq("e4"), &[sq("e5"), sq("f5"), sq("f6"), sq("e6")], None);
+        assert_eq!(written, "e4xe5xf5xf6xe6");
+        let mv = p.parse_move(&written).expect("legal");
+        assert_eq!(
+            p.capture_walk(mv),
+            Some((sq("e4"), vec![sq("e5"), sq("e6"), sq("f6"), sq("f5")]))
+        );
+        assert_eq!(p.format_move(mv), "e4xe5xe6xf6xf5");
+        let nominated = capture_token(sq("e4"), &[sq("e5")], Some(sq("e4")));
+        assert_eq!(nominated, "e4xe5+e4");
+        assert_eq!(
+            p.format_move(p.parse_move(&nominated).expect("legal")),
+            nominated
+        );
+        assert_eq!(p.capture_walk(Move::PASS), None);
+        let mut q = p.clone();
+        q.make_move(mv);
+        assert_eq!(q.capture_walk(mv), None, "no Red attacker to move now");
     }
 }

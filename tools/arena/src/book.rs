@@ -17,7 +17,7 @@ use tessera::games::rebus::Position;
 
 use crate::adjudication::parse_summary;
 use crate::openings::random_rekushu_opening;
-use crate::process::{EngineProcess, Reply};
+use tessera_client::{EngineProcess, Reply};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BookGame {
@@ -156,7 +156,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     // Ctrl-C or SIGTERM ends the wait for the engine; dropping it kills it.
     crate::signals::install();
     let mut engine = match EngineProcess::spawn(&cli.engine) {
-        Ok(e) => e,
+        Ok(e) => e.interruptible(crate::signals::interrupted),
         Err(e) => return fail(e.to_string()),
     };
     let mut ask = |line: &str| -> Result<String, String> {

@@ -83,7 +83,7 @@ struct Cli {
     /// Rekushu board size (4-26)
     #[arg(long, default_value_t = 20)]
     size: usize,
-    /// An engine: NAME=COMMAND (the command is split on spaces; quotes group). Repeat it
+    /// An engine: NAME=COMMAND (the command is split on spaces; quotes group, \ escapes). Repeat it
     #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
     engines: Vec<String>,
     /// A protocol command sent to an engine before each game: NAME=COMMAND. Repeatable

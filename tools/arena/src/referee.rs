@@ -13,8 +13,8 @@ use tessera::games::rebus::Position;
 use crate::adjudication::{Adjudication, Tracker, parse_summary};
 use crate::ending::{Decision, Ending, FaultKind};
 use crate::openings::{GameKind, Opening, rekushu_board};
-use crate::process::{EngineProcess, ProcessError, Reply};
 use crate::spec::{EngineSpec, TimeControl};
+use tessera_client::{EngineProcess, ProcessError, Reply};
 
 /// Timing tolerances of the referee.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +75,8 @@ impl Seat {
 
     fn process(&mut self, handshake: Duration) -> Result<&mut EngineProcess, ProcessError> {
         if self.process.is_none() {
-            let mut p = EngineProcess::spawn(&self.spec.command)?;
+            let mut p = EngineProcess::spawn(&self.spec.command)?
+                .interruptible(crate::signals::interrupted);
             let (id, rtt) = p.handshake(handshake).map_err(|e| match e {
                 ProcessError::Timeout(_) => ProcessError::Handshake(format!(
                     "no handshake within {} ms",

@@ -1,7 +1,8 @@
 //! Engines and time controls as the command line gives them.
 //!
 //! - `--engine NAME=COMMAND`: a name for tables and records, and the command
-//!   line that starts the engine (words split on spaces, quotes group);
+//!   line that starts the engine (split as `tessera_client::split_command`
+//!   says: words split on spaces, quotes group, `\` escapes);
 //! - `--init NAME=COMMAND`: a protocol command sent to that engine before each
 //!   game (repeatable, in order), e.g. `--init 'easy=level easy'`;
 //! - `--tc`, `--movetime`, `--depth`, `--nodes` take `VALUE` for every engine or
@@ -143,6 +144,13 @@ pub fn build_engines(
         if specs.iter().any(|s| s.name == name) {
             return Err(SpecError::DuplicateName(name.to_string()));
         }
+        if let Err(why) = tessera_client::split_command(command) {
+            return Err(SpecError::Value {
+                option: "--engine",
+                value: e.clone(),
+                why,
+            });
+        }
         specs.push(EngineSpec {
             name: name.to_string(),
             command: command.trim().to_string(),
@@ -257,6 +265,8 @@ mod tests {
         assert!(e.to_string().contains("'a'"));
         let e = build_engines(&["a=x".into()], &["b=level easy".into()], &none).expect_err("b");
         assert!(e.to_string().contains("'b'"));
+        let e = build_engines(&["a=x 'y".into()], &[], &none).expect_err("a quote");
+        assert!(e.to_string().contains("unclosed '"), "{e}");
         assert!(parse_tc("ten").is_err());
         assert!(parse_tc("0+0").is_err());
         assert_eq!(

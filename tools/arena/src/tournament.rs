@@ -107,7 +107,7 @@ impl MatchInfo {
                 .engines
                 .iter()
                 .map(|e| {
-                    let words = crate::process::split_command(&e.command);
+                    let words = tessera_client::split_command(&e.command).unwrap_or_default();
                     EngineInfo {
                         name: e.name.clone(),
                         command: e.command.clone(),

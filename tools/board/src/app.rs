@@ -1,22 +1,24 @@
 //! The board's state and what changes it. One lock ([`App::core`]) holds the
-//! game, the settings and the rules engine (the "referee", which answers
-//! `list_moves`, `game_status`, `position` and checks every move); the players'
-//! engines sit in their own slots so that a search never blocks the page.
+//! game (refereed by the library: [`Game`]) and the settings; the players'
+//! engines sit in their own slots, used on blocking threads, so that a search
+//! never blocks the page.
 //!
 //! Every change bumps a generation number and broadcasts the whole state to the
 //! pages (server-sent events); an engine's move computed for a position that
 //! has changed since (undo, a new game, a load) is thrown away.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tessera::engine::{AnyGame, CommandError, ErrorKind};
+use tessera::record::{Start, parse_rebus_start};
 use tokio::sync::{Mutex, broadcast, watch};
 
-use crate::engine::{COMMAND_TIMEOUT, Engine, EngineError};
-use crate::game::{self, RebusStart, Setup, mover, side_name};
+use crate::engine::{Engine, EngineError};
+use crate::game::{Game, MAX_RECORD_BYTES};
+use crate::view::{self, Parts};
 
 pub const LEVELS: [&str; 6] = ["easy", "medium", "hard", "mike", "random", "uct"];
 
@@ -87,43 +89,22 @@ impl ApiError {
             message: message.into(),
         }
     }
-    /// The engine's refusal of a move: a malformed one is a bad request, a
-    /// well-formed one the rules forbid is unprocessable.
-    pub fn refused(message: String) -> ApiError {
-        if message.starts_with("syntax error") {
-            ApiError::bad(message)
-        } else {
-            ApiError::illegal(message)
+    /// A move the rules refuse (the engine's own text): a malformed one is a
+    /// bad request, a well-formed one the rules forbid is unprocessable.
+    pub fn refused(e: CommandError) -> ApiError {
+        match e.kind {
+            ErrorKind::Syntax => ApiError::bad(e.to_string()),
+            _ => ApiError::illegal(e.to_string()),
         }
     }
-    pub fn down(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: 503,
-            message: message.into(),
-        }
-    }
-}
-
-/// What the referee said about the position, for drawing.
-#[derive(Clone, Debug, Default)]
-struct Derived {
-    status: String,
-    score: String,
-    legal: Vec<String>,
-    position: Option<String>,
 }
 
 pub struct Core {
-    pub setup: Setup,
-    pub moves: Vec<String>,
-    /// Set when a side resigned: the status then reads `over W+R resign`.
-    resigned: Option<String>,
-    derived: Derived,
+    pub game: Game,
     pub players: [Player; 2],
     pub delay_ms: u64,
     pub paused: bool,
     pub analysis: bool,
-    referee: Option<Engine>,
     pub engine_error: Option<String>,
     message: Option<String>,
     /// The side whose engine is searching, and that search's number.
@@ -137,17 +118,24 @@ pub struct App {
     /// How long a `genmove` may take before the engine counts as stalled.
     move_timeout: Duration,
     pub core: Mutex<Core>,
-    /// The players' engines, one slot per side (started when first needed).
-    slots: [Arc<Mutex<Option<Engine>>>; 2],
+    /// The players' engines, one slot per side (started when first needed),
+    /// locked by the thread running that side's search.
+    slots: [Arc<std::sync::Mutex<Option<Engine>>>; 2],
     pub events: broadcast::Sender<(String, String)>,
     analysis_target: watch::Sender<Option<AnalysisTarget>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The game the analysis panel follows, at one generation of the state.
+#[derive(Clone, Debug)]
 pub struct AnalysisTarget {
-    pub setup: Setup,
-    pub moves: Vec<String>,
+    pub game: Game,
     pub generation: u64,
+}
+
+impl PartialEq for AnalysisTarget {
+    fn eq(&self, other: &Self) -> bool {
+        self.generation == other.generation
+    }
 }
 
 /// Only these characters reach an engine from the page: no line breaks, no `#`.
@@ -173,6 +161,40 @@ fn clean_token(text: &str, what: &str) -> Result<String, ApiError> {
     Ok(text.to_string())
 }
 
+/// A move from the page or another client: its text in the rules' notation
+/// (`{"move": "K10:C3-K10"}`), or the points the player clicked
+/// (`{"move": {"kind": "place", "at": 57}}`, see [`Parts`]).
+#[derive(Debug)]
+pub enum MoveArg {
+    Text(String),
+    Parts(Parts),
+}
+
+impl<'de> Deserialize<'de> for MoveArg {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match Value::deserialize(d)? {
+            Value::String(text) => Ok(MoveArg::Text(text)),
+            v @ Value::Object(_) => serde_json::from_value(v)
+                .map(MoveArg::Parts)
+                .map_err(D::Error::custom),
+            other => Err(D::Error::custom(format!(
+                "a move is its text (\"K10\") or its points ({{\"kind\": \"place\", \"at\": 57}}), not {other}"
+            ))),
+        }
+    }
+}
+
+impl MoveArg {
+    /// The move's text, written by the library when it comes as parts.
+    fn text(&self, game: &Game) -> Result<String, ApiError> {
+        match self {
+            MoveArg::Text(t) => clean_token(t, "move"),
+            MoveArg::Parts(p) => p.text(game).map_err(ApiError::bad),
+        }
+    }
+}
+
 #[derive(Debug, Deserialize)]
 pub struct NewGame {
     pub game: String,
@@ -195,36 +217,34 @@ impl App {
     pub async fn new(engines: Vec<String>, move_timeout: Duration) -> Arc<App> {
         let (events, _) = broadcast::channel(256);
         let (analysis_target, analysis_rx) = watch::channel(None);
+        let game = match Game::new(Start::Rekushu { size: 9 }) {
+            Ok(g) => g,
+            Err(e) => unreachable!("9x9 is a Rekushu board: {e}"),
+        };
         let app = Arc::new(App {
             engines,
             move_timeout,
             core: Mutex::new(Core {
-                setup: Setup::Rekushu { size: 9 },
-                moves: Vec::new(),
-                resigned: None,
-                derived: Derived::default(),
+                game,
                 players: [Player::human(), Player::engine("easy")],
                 delay_ms: 500,
                 paused: false,
                 analysis: false,
-                referee: None,
                 engine_error: None,
                 message: None,
                 thinking: None,
                 searches: 0,
                 generation: 0,
             }),
-            slots: [Arc::new(Mutex::new(None)), Arc::new(Mutex::new(None))],
+            slots: Default::default(),
             events,
             analysis_target,
         });
-        tokio::spawn(crate::analysis::run(app.clone(), analysis_rx));
+        let (analysis_app, runtime) = (app.clone(), tokio::runtime::Handle::current());
+        std::thread::spawn(move || crate::analysis::run(analysis_app, analysis_rx, runtime));
         {
             let mut core = app.core.lock().await;
-            if let Err(e) = app.start_referee(&mut core).await {
-                core.engine_error = Some(e);
-            }
-            app.changed(&mut core).await;
+            app.changed(&mut core);
         }
         app
     }
@@ -236,217 +256,40 @@ impl App {
             .map_or("tessera", |s| s.as_str())
     }
 
-    /// Starts the referee (if down) and brings it to the game. A failure is
-    /// the text for the page.
-    async fn start_referee(&self, core: &mut Core) -> Result<(), String> {
-        if core.referee.is_none() {
-            let engine = Engine::spawn(self.engine_for(0))
-                .await
-                .map_err(|e| format!("rules engine: {e}"))?;
-            core.referee = Some(engine);
-        }
-        let (setup, moves) = (core.setup.clone(), core.moves.clone());
-        let result = match core.referee.as_mut() {
-            Some(r) => r.sync(&setup, &moves).await,
-            None => return Err("rules engine: not running".into()),
-        };
-        match result {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(msg)) => Err(format!("rules engine refused the game: {msg}")),
-            Err(e) => {
-                self.referee_down(core, &e).await;
-                Err(format!("rules engine: {e}"))
-            }
-        }
-    }
-
-    async fn referee_down(&self, core: &mut Core, e: &EngineError) {
-        if let Some(mut r) = core.referee.take() {
-            r.kill().await;
-        }
-        core.engine_error = Some(format!("rules engine: {e}"));
-    }
-
-    /// Runs one command on the referee, brought to the current game first.
-    async fn ask(&self, core: &mut Core, line: &str) -> Result<Result<String, String>, ApiError> {
-        if core.referee.is_none() {
-            return Err(ApiError::down(format!(
-                "the rules engine is down ({}); press Restart",
-                core.engine_error.clone().unwrap_or_default()
-            )));
-        }
-        if let Err(e) = self.start_referee(core).await {
-            return Err(ApiError::down(e));
-        }
-        self.ask_raw(core, line).await
-    }
-
-    /// Runs one command on the referee as it is.
-    async fn ask_raw(
-        &self,
-        core: &mut Core,
-        line: &str,
-    ) -> Result<Result<String, String>, ApiError> {
-        let result = match core.referee.as_mut() {
-            Some(r) => r.command(line, COMMAND_TIMEOUT).await,
-            None => return Err(ApiError::down("the rules engine is down; press Restart")),
-        };
-        match result {
-            Ok(reply) => Ok(reply),
-            Err(e) => {
-                self.referee_down(core, &e).await;
-                Err(ApiError::down(format!("rules engine: {e}")))
-            }
-        }
-    }
-
-    /// Re-reads the position from the referee, broadcasts it, and starts an
-    /// engine's move if one is due.
-    async fn changed(self: &Arc<Self>, core: &mut Core) {
+    /// Broadcasts the new state, and starts an engine's move if one is due.
+    fn changed(self: &Arc<Self>, core: &mut Core) {
         core.generation += 1;
-        self.refresh(core).await;
         self.broadcast(core);
         self.set_analysis(core);
         self.maybe_engine_move(core);
     }
 
-    async fn refresh(&self, core: &mut Core) {
-        let mut d = Derived::default();
-        if core.referee.is_some() {
-            let status = self.ask(core, "game_status").await;
-            let score = self.ask(core, "final_score").await;
-            d.status = match status {
-                Ok(Ok(s)) => s,
-                _ => "unknown".into(),
-            };
-            d.score = match score {
-                Ok(Ok(s)) => s,
-                _ => String::new(),
-            };
-            if d.status == "ongoing"
-                && let Ok(Ok(list)) = self.ask(core, "list_moves").await
-            {
-                d.legal = list.split_whitespace().map(str::to_string).collect();
-            }
-            if core.setup.is_rebus()
-                && let Ok(Ok(p)) = self.ask(core, "position").await
-            {
-                d.position = Some(p);
-            }
-        } else {
-            d.status = "unknown".into();
-        }
-        core.derived = d;
-    }
-
-    fn status(core: &Core) -> String {
-        match &core.resigned {
-            Some(s) => s.clone(),
-            None => core.derived.status.clone(),
-        }
-    }
-
-    pub fn over(core: &Core) -> bool {
-        Self::status(core).starts_with("over")
-    }
-
     pub fn state(&self, core: &Core) -> Value {
-        let setup = &core.setup;
-        let ply = core.moves.len();
-        let to_move = side_name(setup, ply);
-        let status = Self::status(core);
+        let game = &core.game;
+        let colours = game.colours();
+        let to_move = game.to_move();
         let mut state = json!({
             "generation": core.generation,
-            "setup": setup,
-            "game": if setup.is_rebus() { "rebus" } else { "rekushu" },
-            "colours": setup.colours(),
-            "moves": core.moves,
-            "first_mover": side_name(setup, 0),
-            "to_move": to_move,
-            "to_move_index": mover(setup, ply),
-            "status": status,
-            "score": core.derived.score,
+            "game": if game.is_rebus() { "rebus" } else { "rekushu" },
+            "start": start_text(game.start()),
+            "colours": colours,
+            "moves": game.moves(),
+            "to_move": colours[to_move.index()],
+            "to_move_index": to_move.index(),
+            "status": game.status_text(),
+            "score": game.score_text(),
+            "banner": view::banner(game),
             "players": core.players,
             "delay_ms": core.delay_ms,
             "paused": core.paused,
             "analysis": core.analysis,
-            "thinking": core.thinking.map(|(s, _)| setup.colours()[s]),
+            "thinking": core.thinking.map(|(s, _)| colours[s].clone()),
             "engine_error": core.engine_error,
             "message": core.message,
             "engines": self.engines,
         });
-        match setup {
-            Setup::Rekushu { size } => {
-                let (stones, tiles) = game::rekushu_board(*size, &core.moves);
-                let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
-                for m in &core.derived.legal {
-                    match m.split_once(':') {
-                        Some((p, c)) => legal.entry(p.to_string()).or_default().push(c.to_string()),
-                        None => {
-                            legal.entry(m.clone()).or_default();
-                        }
-                    }
-                }
-                // A point the mirror rule forbids: empty, touching an unclaimed
-                // tile, yet not a legal placement.
-                let mut forbidden = Vec::new();
-                if status == "ongoing" {
-                    let n = *size;
-                    for y in 1..=n {
-                        for x in 1..=n {
-                            if stones[(y - 1) * n + x - 1] != b'.' {
-                                continue;
-                            }
-                            let touches_free = [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
-                                .iter()
-                                .any(|&(tx, ty)| {
-                                    tx >= 1
-                                        && ty >= 1
-                                        && tx < n
-                                        && ty < n
-                                        && tiles[(ty - 1) * (n - 1) + tx - 1] == b'.'
-                                });
-                            let name = game::vertex_name(x, y);
-                            if touches_free && !legal.contains_key(&name) {
-                                forbidden.push(name);
-                            }
-                        }
-                    }
-                }
-                state["size"] = json!(size);
-                state["rekushu"] = json!({
-                    "stones": String::from_utf8_lossy(&stones),
-                    "tiles": String::from_utf8_lossy(&tiles),
-                    "legal": legal,
-                    "forbidden": forbidden,
-                });
-            }
-            Setup::Rebus { .. } => {
-                let view = core
-                    .derived
-                    .position
-                    .as_deref()
-                    .and_then(|p| game::parse_position(p).ok());
-                let locks_legal: Vec<&String> = core
-                    .derived
-                    .legal
-                    .iter()
-                    .filter(|m| m.contains('L'))
-                    .collect();
-                let can_pass = core.derived.legal.iter().any(|m| m == "pass");
-                let can_yield = view.as_ref().is_some_and(|v| {
-                    let me = mover(setup, ply);
-                    status == "ongoing" && v.counts[1 - me] >= 41 && v.counts[me] < v.counts[1 - me]
-                });
-                state["size"] = json!(9);
-                state["rebus"] = json!({
-                    "view": view,
-                    "position": core.derived.position,
-                    "locks_legal": locks_legal,
-                    "can_pass": can_pass,
-                    "can_yield": can_yield,
-                });
-            }
+        if let (Value::Object(state), Value::Object(board)) = (&mut state, view::board(game)) {
+            state.extend(board);
         }
         state
     }
@@ -458,9 +301,8 @@ impl App {
     }
 
     fn set_analysis(&self, core: &Core) {
-        let target = (core.analysis && !Self::over(core)).then(|| AnalysisTarget {
-            setup: core.setup.clone(),
-            moves: core.moves.clone(),
+        let target = (core.analysis && !core.game.is_over()).then(|| AnalysisTarget {
+            game: core.game.clone(),
             generation: core.generation,
         });
         self.analysis_target.send_if_modified(|t| {
@@ -475,14 +317,10 @@ impl App {
 
     /// Starts the engine's search when an engine is to move.
     fn maybe_engine_move(self: &Arc<Self>, core: &mut Core) {
-        if Self::over(core) || core.engine_error.is_some() || core.thinking.is_some() {
+        if core.game.is_over() || core.engine_error.is_some() || core.thinking.is_some() {
             return;
         }
-        if core.derived.status != "ongoing" {
-            return;
-        }
-        let ply = core.moves.len();
-        let side = mover(&core.setup, ply);
+        let side = core.game.to_move().index();
         let player = core.players[side].clone();
         if !player.is_engine() || core.paused {
             return;
@@ -492,64 +330,52 @@ impl App {
         core.searches += 1;
         let search = core.searches;
         core.thinking = Some((side, search));
-        let setup = core.setup.clone();
-        let moves = core.moves.clone();
+        let game = core.game.clone();
         let app = self.clone();
         tokio::spawn(async move {
             if delay > 0 {
                 tokio::time::sleep(Duration::from_millis(delay.min(10_000))).await;
             }
-            let result = app.genmove(side, &player.level, &setup, &moves).await;
-            app.engine_moved(search, side, &setup, &moves, result).await;
+            let result = app.genmove(side, &player.level, &game).await;
+            app.engine_moved(search, side, &game, result).await;
         });
     }
 
+    /// The move of `side`'s engine in `game`: its text as the engine wrote
+    /// it. The engine is started if need be, set to `level` and brought to the
+    /// game, all on a blocking thread.
     async fn genmove(
         &self,
         side: usize,
         level: &str,
-        setup: &Setup,
-        moves: &[String],
+        game: &Game,
     ) -> Result<Result<String, String>, EngineError> {
-        let mut slot = self.slots[side].lock().await;
-        if slot.is_none() {
-            *slot = Some(Engine::spawn(self.engine_for(side)).await?);
-        }
-        let Some(engine) = slot.as_mut() else {
-            return Err(EngineError::Spawn("no engine".into()));
-        };
-        let result = async {
-            if let Err(msg) = engine.set_level(level).await? {
-                return Ok(Err(format!("level {level}: {msg}")));
+        let slot = self.slots[side].clone();
+        let command = self.engine_for(side).to_string();
+        let (level, game, timeout) = (level.to_string(), game.clone(), self.move_timeout);
+        tokio::task::spawn_blocking(move || {
+            let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+            let engine = match slot.as_mut() {
+                Some(e) => e,
+                None => slot.insert(Engine::spawn(&command)?),
+            };
+            let result = genmove_on(engine, &level, &game, timeout);
+            if result.is_err()
+                && let Some(mut e) = slot.take()
+            {
+                e.kill();
             }
-            if let Err(msg) = engine.sync(setup, moves).await? {
-                return Ok(Err(msg));
-            }
-            let colour = side_name(setup, moves.len());
-            let reply = engine
-                .command(&format!("genmove {colour}"), self.move_timeout)
-                .await?;
-            match &reply {
-                Ok(mv) if mv != "resign" => engine.played(mv),
-                _ => engine.forget(),
-            }
-            Ok(reply)
-        }
-        .await;
-        if result.is_err()
-            && let Some(mut e) = slot.take()
-        {
-            e.kill().await;
-        }
-        result
+            result
+        })
+        .await
+        .unwrap_or_else(|e| Err(EngineError::Crashed(format!("the search's thread: {e}"))))
     }
 
     async fn engine_moved(
         self: &Arc<Self>,
         search: u64,
         side: usize,
-        setup: &Setup,
-        moves: &[String],
+        game: &Game,
         result: Result<Result<String, String>, EngineError>,
     ) {
         let mut core = self.core.lock().await;
@@ -558,8 +384,8 @@ impl App {
             core.thinking = None;
         }
         if !current
-            || &core.setup != setup
-            || core.moves != moves
+            || core.game.start() != game.start()
+            || core.game.moves() != game.moves()
             || !core.players[side].is_engine()
         {
             // The game changed while the engine thought: its move is thrown
@@ -568,19 +394,14 @@ impl App {
             self.broadcast(&core);
             return;
         }
-        let colour = core.setup.colours()[side];
+        let colour = core.game.colours()[side].clone();
         match result {
             Err(e) => core.engine_error = Some(format!("{colour}'s engine: {e}")),
             Ok(Err(msg)) => {
                 core.engine_error = Some(format!("{colour}'s engine refused to move: {msg}"))
             }
             Ok(Ok(mv)) if mv.eq_ignore_ascii_case("resign") => {
-                let winner = if core.setup.is_rebus() {
-                    ["R", "B"][1 - side]
-                } else {
-                    ["B", "W"][1 - side]
-                };
-                core.resigned = Some(format!("over {winner}+R resign"));
+                core.game.resign();
                 core.message = Some(format!("{colour} resigned"));
             }
             Ok(Ok(mv)) => match clean_token(&mv, "the engine's move") {
@@ -588,94 +409,78 @@ impl App {
                     core.engine_error =
                         Some(format!("{colour}'s engine answered garbage: {}", e.message))
                 }
-                Ok(mv) => match self.ask(&mut core, &format!("play {colour} {mv}")).await {
-                    Ok(Ok(_)) => {
-                        if let Some(r) = core.referee.as_mut() {
-                            r.played(&mv);
-                        }
-                        core.moves.push(mv);
-                        core.message = None;
-                    }
-                    Ok(Err(msg)) => {
+                Ok(mv) => match core.game.play(&mv) {
+                    Ok(_) => core.message = None,
+                    Err(e) => {
                         core.engine_error = Some(format!(
-                            "{colour}'s engine played an illegal move '{mv}': {msg}"
+                            "{colour}'s engine played an illegal move '{mv}': {e}"
                         ))
                     }
-                    Err(e) => core.engine_error = Some(e.message),
                 },
             },
         }
-        self.changed(&mut core).await;
+        self.changed(&mut core);
     }
 
-    /// A move from the page, for the side to move.
-    pub async fn human_move(self: &Arc<Self>, text: &str) -> Result<Value, ApiError> {
-        let mv = clean_token(text, "move")?;
-        let mut core = self.core.lock().await;
-        if Self::over(&core) {
+    /// Refuses a move from the page when the game is over or an engine is
+    /// to move.
+    fn human_may_move(core: &Core) -> Result<(), ApiError> {
+        if core.game.is_over() {
             return Err(ApiError::conflict(format!(
                 "the game is over ({})",
-                Self::status(&core)
+                core.game.status_text()
             )));
         }
-        let ply = core.moves.len();
-        let side = mover(&core.setup, ply);
+        let side = core.game.to_move().index();
         if core.players[side].is_engine() {
+            let colour = &core.game.colours()[side];
             return Err(ApiError::conflict(format!(
-                "it is {}'s turn, and the engine plays {}",
-                core.setup.colours()[side],
-                core.setup.colours()[side]
+                "it is {colour}'s turn, and the engine plays {colour}"
             )));
         }
-        let colour = side_name(&core.setup, ply);
-        // Record a REBUS capture by its canonical token (rules.md §2.8), as the
-        // engine's own records do.
-        let mv = core
-            .derived
-            .position
-            .as_deref()
-            .and_then(|p| game::parse_position(p).ok())
-            .and_then(|view| game::canonical(&view, &core.derived.legal, &mv))
-            .unwrap_or(mv);
-        match self.ask(&mut core, &format!("play {colour} {mv}")).await? {
-            Ok(_) => {
-                if let Some(r) = core.referee.as_mut() {
-                    r.played(&mv);
-                }
-                core.moves.push(mv);
-                core.message = None;
-                self.changed(&mut core).await;
-                Ok(self.state(&core))
-            }
-            Err(msg) => Err(ApiError::refused(msg)),
-        }
+        Ok(())
     }
 
-    /// Whether `text` is a legal move now (played and taken back on the
-    /// referee), for the steps of a REBUS chain.
-    pub async fn check_move(self: &Arc<Self>, text: &str) -> Result<Value, ApiError> {
-        let mv = clean_token(text, "move")?;
+    /// A move from the page, for the side to move. A REBUS capture is kept by
+    /// its canonical token (rules.md §2.8), as the engine's own records are.
+    pub async fn human_move(self: &Arc<Self>, mv: MoveArg) -> Result<Value, ApiError> {
         let mut core = self.core.lock().await;
-        if Self::over(&core) {
+        Self::human_may_move(&core)?;
+        let text = mv.text(&core.game)?;
+        core.game.play(&text).map_err(ApiError::refused)?;
+        core.message = None;
+        self.changed(&mut core);
+        Ok(self.state(&core))
+    }
+
+    /// Whether a move is legal now; nothing changes. For a REBUS capture given
+    /// by its squares (a chain being built), also where the chain may go on.
+    pub async fn check_move(self: &Arc<Self>, mv: MoveArg) -> Result<Value, ApiError> {
+        let core = self.core.lock().await;
+        if core.game.is_over() {
             return Err(ApiError::conflict("the game is over"));
         }
-        let colour = side_name(&core.setup, core.moves.len());
-        match self.ask(&mut core, &format!("play {colour} {mv}")).await? {
-            Ok(_) => {
-                if let Err(e) = self.ask(&mut core, "undo").await? {
-                    if let Some(r) = core.referee.as_mut() {
-                        r.forget();
-                    }
-                    return Err(ApiError::down(format!("rules engine could not undo: {e}")));
-                }
-                Ok(json!({"ok": true, "move": mv}))
-            }
-            Err(msg) => Err(ApiError::refused(msg)),
+        let text = mv.text(&core.game)?;
+        let canonical = core.game.check(&text).map_err(ApiError::refused)?;
+        let mut reply = json!({"ok": true, "move": canonical, "text": text});
+        if let (
+            MoveArg::Parts(Parts::Capture {
+                attacker,
+                steps,
+                nominee: None,
+            }),
+            AnyGame::Rebus(s),
+        ) = (&mv, core.game.live())
+        {
+            let (attacker, steps) =
+                view::capture_squares(*attacker, steps).map_err(ApiError::bad)?;
+            reply["next"] = json!(view::chain_next(&s.pos, attacker, &steps));
         }
+        Ok(reply)
     }
 
     pub async fn new_game(self: &Arc<Self>, req: NewGame) -> Result<Value, ApiError> {
-        let setup = match req.game.as_str() {
+        let start = match req.game.as_str() {
             "rekushu" => {
                 let size = req.size.unwrap_or(9);
                 if !(4..=26).contains(&size) {
@@ -683,22 +488,15 @@ impl App {
                         "size {size}: Rekushu boards are 4 to 26"
                     )));
                 }
-                Setup::Rekushu { size }
+                Start::Rekushu { size }
             }
             "rebus" => {
-                let start = req.start.as_deref().map(str::trim).unwrap_or("standard");
-                let start = if start.is_empty() || start == "standard" {
-                    RebusStart::Standard
-                } else if let Some(seed) = start.strip_prefix("random") {
-                    let seed = seed.trim();
-                    RebusStart::Random(seed.parse().map_err(|_| {
-                        ApiError::bad(format!("'{seed}' is not a seed (0 to 2^64-1)"))
-                    })?)
-                } else {
-                    RebusStart::Position(clean_token(start, "position string")?)
-                };
-                let turn_limit = req.turn_limit.unwrap_or(400);
-                Setup::Rebus { start, turn_limit }
+                let start = req.start.as_deref().map(str::trim).unwrap_or_default();
+                let start = if start.is_empty() { "standard" } else { start };
+                Start::Rebus {
+                    position: Box::new(parse_rebus_start(start).map_err(ApiError::bad)?),
+                    turn_limit: req.turn_limit.unwrap_or(400),
+                }
             }
             other => {
                 return Err(ApiError::bad(format!(
@@ -711,41 +509,15 @@ impl App {
                 p.check()?;
             }
         }
+        let game = Game::new(start).map_err(ApiError::bad)?;
         let mut core = self.core.lock().await;
-        if core.referee.is_none() {
-            return Err(ApiError::down("the rules engine is down; press Restart"));
-        }
-        // Try the setup on the referee first: a bad position changes nothing.
-        let old = (core.setup.clone(), core.moves.clone());
-        let tried = match core.referee.as_mut() {
-            Some(r) => r.sync(&setup, &[]).await,
-            None => return Err(ApiError::down("the rules engine is down")),
-        };
-        match tried {
-            Ok(Ok(_)) => {}
-            Ok(Err(msg)) => {
-                if let Some(r) = core.referee.as_mut() {
-                    r.forget();
-                }
-                let _ = self.start_referee(&mut core).await;
-                core.setup = old.0;
-                core.moves = old.1;
-                return Err(ApiError::bad(msg));
-            }
-            Err(e) => {
-                self.referee_down(&mut core, &e).await;
-                return Err(ApiError::down(format!("rules engine: {e}")));
-            }
-        }
-        core.setup = setup;
-        core.moves.clear();
-        core.resigned = None;
+        core.game = game;
         core.message = None;
         core.thinking = None;
         if let Some(players) = req.players {
             core.players = players;
         }
-        self.changed(&mut core).await;
+        self.changed(&mut core);
         Ok(self.state(&core))
     }
 
@@ -753,45 +525,37 @@ impl App {
     /// side is human, so that a human is to move again.
     pub async fn undo(self: &Arc<Self>) -> Result<Value, ApiError> {
         let mut core = self.core.lock().await;
-        if core.resigned.take().is_some() {
+        if core.game.resigned() {
+            core.game.undo();
             core.message = None;
-            self.changed(&mut core).await;
+            self.changed(&mut core);
             return Ok(self.state(&core));
         }
-        if core.moves.is_empty() {
+        if !core.game.undo() {
             return Err(ApiError::conflict("cannot undo: no move to take back"));
         }
-        core.moves.pop();
         let any_human = core.players.iter().any(|p| !p.is_engine());
         while any_human
-            && !core.moves.is_empty()
-            && core.players[mover(&core.setup, core.moves.len())].is_engine()
+            && !core.game.moves().is_empty()
+            && core.players[core.game.to_move().index()].is_engine()
         {
-            core.moves.pop();
+            core.game.undo();
         }
         core.thinking = None;
         core.message = None;
-        if let Err(e) = self.start_referee(&mut core).await {
-            core.engine_error = Some(e);
-        }
-        self.changed(&mut core).await;
+        self.changed(&mut core);
         Ok(self.state(&core))
     }
 
     pub async fn resign(self: &Arc<Self>) -> Result<Value, ApiError> {
         let mut core = self.core.lock().await;
-        if Self::over(&core) {
+        if core.game.is_over() {
             return Err(ApiError::conflict("the game is over"));
         }
-        let side = mover(&core.setup, core.moves.len());
-        let winner = if core.setup.is_rebus() {
-            ["R", "B"][1 - side]
-        } else {
-            ["B", "W"][1 - side]
-        };
-        core.resigned = Some(format!("over {winner}+R resign"));
-        core.message = Some(format!("{} resigned", core.setup.colours()[side]));
-        self.changed(&mut core).await;
+        let side = core.game.to_move();
+        core.game.resign();
+        core.message = Some(format!("{} resigned", core.game.colour(side)));
+        self.changed(&mut core);
         Ok(self.state(&core))
     }
 
@@ -814,30 +578,25 @@ impl App {
         if let Some(a) = req.analysis {
             core.analysis = a;
         }
-        self.changed(&mut core).await;
+        self.changed(&mut core);
         Ok(self.state(&core))
     }
 
-    /// Kills every engine and starts the referee again on the game so far.
+    /// Stops the players' engines and clears the error: the next move starts
+    /// them again on the game so far.
     pub async fn restart(self: &Arc<Self>) -> Result<Value, ApiError> {
         let mut core = self.core.lock().await;
-        if let Some(mut r) = core.referee.take() {
-            r.kill().await;
-        }
         for slot in &self.slots {
             // A slot held by a running search is left; it is resynced next time.
             if let Ok(mut s) = slot.try_lock()
                 && let Some(mut e) = s.take()
             {
-                e.kill().await;
+                e.kill();
             }
         }
         core.engine_error = None;
         core.thinking = None;
-        if let Err(e) = self.start_referee(&mut core).await {
-            core.engine_error = Some(e);
-        }
-        self.changed(&mut core).await;
+        self.changed(&mut core);
         Ok(self.state(&core))
     }
 
@@ -850,69 +609,56 @@ impl App {
                 "human".to_string()
             }
         });
-        game::record_text(
-            &core.setup,
-            &core.moves,
-            &Self::status(&core),
-            [&names[0], &names[1]],
-        )
+        core.game.record_text([&names[0], &names[1]])
     }
 
-    /// Loads a record: the referee reads and checks it (`loadgame`), writes it
-    /// back (`savegame`) in its own canonical form, and the board takes that.
+    /// Loads a record, read and replayed by the library as strictly as
+    /// `loadgame` reads one; a refused record changes nothing.
     pub async fn load(self: &Arc<Self>, text: &str) -> Result<Value, ApiError> {
-        if text.len() > 4 << 20 {
-            return Err(ApiError::bad("the record is larger than 4 MB"));
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(ApiError::bad(format!(
+                "the record is larger than {} MB",
+                MAX_RECORD_BYTES >> 20
+            )));
         }
-        let dir = std::env::temp_dir().join(format!("tessera-board-{}", std::process::id()));
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| ApiError::down(format!("cannot make {}: {e}", dir.display())))?;
-        let input = dir.join("upload.txt");
-        let output = dir.join("loaded.txt");
-        std::fs::write(&input, text)
-            .map_err(|e| ApiError::down(format!("cannot write {}: {e}", input.display())))?;
+        let game = Game::from_record(text).map_err(ApiError::illegal)?;
         let mut core = self.core.lock().await;
-        let quoted = |p: &std::path::Path| format!("\"{}\"", p.display());
-        let loaded = self
-            .ask_raw(&mut core, &format!("loadgame {}", quoted(&input)))
-            .await?;
-        // The referee's game is now the record's, or unchanged on a refusal.
-        if let Some(r) = core.referee.as_mut() {
-            r.forget();
-        }
-        if let Err(msg) = loaded {
-            let _ = self.start_referee(&mut core).await;
-            return Err(ApiError::illegal(msg));
-        }
-        let saved = self
-            .ask_raw(&mut core, &format!("savegame {}", quoted(&output)))
-            .await?;
-        let parsed = saved
-            .map_err(ApiError::down)
-            .and_then(|_| {
-                std::fs::read_to_string(&output)
-                    .map_err(|e| ApiError::down(format!("cannot read {}: {e}", output.display())))
-            })
-            .and_then(|t| game::parse_record(&t).map_err(ApiError::bad));
-        let _ = std::fs::remove_dir_all(&dir);
-        match parsed {
-            Ok((setup, moves)) => {
-                core.setup = setup;
-                core.moves = moves;
-                core.resigned = None;
-                core.thinking = None;
-                core.message = Some("record loaded".into());
-                // Playing on from a loaded game: the human plays the side to move.
-                if let Err(e) = self.start_referee(&mut core).await {
-                    core.engine_error = Some(e);
-                }
-                self.changed(&mut core).await;
-                Ok(self.state(&core))
-            }
-            Err(e) => {
-                let _ = self.start_referee(&mut core).await;
-                Err(e)
-            }
-        }
+        core.game = game;
+        core.thinking = None;
+        core.message = Some("record loaded".into());
+        self.changed(&mut core);
+        Ok(self.state(&core))
+    }
+}
+
+/// One search: `engine` set to `level`, brought to `game`, asked for its move.
+fn genmove_on(
+    engine: &mut Engine,
+    level: &str,
+    game: &Game,
+    timeout: Duration,
+) -> Result<Result<String, String>, EngineError> {
+    if let Err(msg) = engine.set_level(level)? {
+        return Ok(Err(format!("level {level}: {msg}")));
+    }
+    if let Err(msg) = engine.sync(game)? {
+        return Ok(Err(msg));
+    }
+    let reply = engine.command(&format!("genmove {}", game.colour(game.to_move())), timeout)?;
+    engine.clear_summaries();
+    // The engine played its move: it is at the game after it, written
+    // canonically (or somewhere the board does not follow).
+    match reply.as_deref().map(|mv| game.check(mv)) {
+        Ok(Ok(canonical)) => engine.played(&canonical),
+        _ => engine.forget(),
+    }
+    Ok(reply)
+}
+
+/// The start as a record's `Start` tag gives it: `9x9`, or a position string.
+fn start_text(start: &Start) -> String {
+    match start {
+        Start::Rekushu { size } => format!("{size}x{size}"),
+        Start::Rebus { position, .. } => position.position_string(),
     }
 }

@@ -1,7 +1,9 @@
-//! One engine as a child process, spoken to over the protocol (protocol.md §1):
-//! a command line in, one `=`/`?` reply out. Every wait has a deadline, so an
-//! engine that stalls, dies or prints garbage becomes an [`EngineError`] the page
-//! can show, never a hung server.
+//! A player's engine (or the analysis panel's): one engine process of the
+//! `tessera-client` crate, spoken to over the protocol (protocol.md §1). Every
+//! wait has a deadline, so an engine that stalls, dies or prints garbage
+//! becomes an [`EngineError`] the page can show, never a hung server. The
+//! calls block: the board makes them on threads of their own
+//! (`spawn_blocking`, the analysis thread), never on the web server's.
 //!
 //! The engine's game is kept in step with the board's by [`Engine::sync`]: it
 //! remembers what it last told the engine (the game's start and its moves) and
@@ -9,14 +11,12 @@
 //! a fresh start otherwise).
 
 use std::fmt;
-use std::process::Stdio;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
-use tokio::time::timeout;
+use tessera::record::Start;
+use tessera_client::{EngineProcess, Piece, ProcessError};
 
-use crate::game::{Setup, side_name};
+use crate::game::Game;
 
 /// How long an ordinary command may take before the engine counts as stalled.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
@@ -44,259 +44,139 @@ impl fmt::Display for EngineError {
 /// A reply: `Ok(text)` for `=`, `Err(message)` for `?` (the engine refused).
 pub type Reply = Result<String, String>;
 
-/// Splits a command line into words: spaces separate, `'…'` and `"…"` quote,
-/// `\` escapes the next character outside single quotes.
-pub fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unclosed ' in '{line}'")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c) => word.push(c),
-                            None => return Err(format!("trailing \\ in '{line}'")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unclosed \" in '{line}'")),
-                    }
-                }
-            }
-            '\\' => match chars.next() {
-                Some(c) => {
-                    in_word = true;
-                    word.push(c);
-                }
-                None => return Err(format!("trailing \\ in '{line}'")),
-            },
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() {
-        return Err("the engine command line is empty".into());
-    }
-    Ok(words)
-}
-
 /// What the engine has been told: the game's start and the moves played since.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Told {
-    setup: Setup,
+    start: Start,
     moves: Vec<String>,
 }
 
 pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: Lines<BufReader<ChildStdout>>,
+    process: EngineProcess,
     told: Option<Told>,
     level: Option<String>,
-    /// The last lines of the engine's stderr, for the crash report.
-    stderr_tail: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Engine {
-    /// Starts `command` (a command line, split as [`split_command`] says).
-    pub async fn spawn(command: &str) -> Result<Engine, EngineError> {
-        let words = split_command(command).map_err(EngineError::Spawn)?;
-        let (program, args) = words
-            .split_first()
-            .ok_or_else(|| EngineError::Spawn("empty command".into()))?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| EngineError::Spawn(format!("'{command}': {e}")))?;
-        let stdin = child
-            .stdin
-            .take()
-            .ok_or_else(|| EngineError::Spawn("no stdin".into()))?;
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| EngineError::Spawn("no stdout".into()))?;
-        let stderr_tail = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        if let Some(stderr) = child.stderr.take() {
-            let tail = stderr_tail.clone();
-            tokio::spawn(async move {
-                let mut lines = BufReader::new(stderr).lines();
-                while let Ok(Some(line)) = lines.next_line().await {
-                    if let Ok(mut t) = tail.lock() {
-                        t.push(line);
-                        if t.len() > 5 {
-                            t.remove(0);
-                        }
-                    }
-                }
-            });
-        }
+    /// Starts `command` (a command line, split as
+    /// [`tessera_client::split_command`] says) and makes the handshake, so that
+    /// a program that is not an engine fails now.
+    pub fn spawn(command: &str) -> Result<Engine, EngineError> {
+        let process = EngineProcess::spawn(command).map_err(|e| match e {
+            ProcessError::Spawn { command, detail } => {
+                EngineError::Spawn(format!("'{command}': {detail}"))
+            }
+            e => EngineError::Spawn(e.to_string()),
+        })?;
         let mut engine = Engine {
-            child,
-            stdin,
-            stdout: BufReader::new(stdout).lines(),
+            process,
             told: None,
             level: None,
-            stderr_tail,
         };
-        // A first exchange, so that a program that is not an engine fails now.
-        let _version = engine.command("protocol_version", COMMAND_TIMEOUT).await?;
+        if let Err(e) = engine.process.handshake(COMMAND_TIMEOUT) {
+            return Err(engine.error(e, "protocol_version", COMMAND_TIMEOUT));
+        }
         Ok(engine)
     }
 
-    fn crash_detail(&mut self, what: &str) -> String {
-        let status = match self.child.try_wait() {
-            Ok(Some(status)) => format!(" ({status})"),
-            _ => String::new(),
+    /// A failure of the process, in the page's words; `asked` is the command
+    /// it was answering, `wait` how long it had.
+    fn error(&self, e: ProcessError, asked: &str, wait: Duration) -> EngineError {
+        let last_words = |what: String, engine: &Engine| {
+            let tail = engine.process.stderr_tail().join(" | ");
+            if tail.is_empty() {
+                what
+            } else {
+                format!("{what}; its last words: {tail}")
+            }
         };
-        let tail = self
-            .stderr_tail
-            .lock()
-            .map(|t| t.join(" | "))
-            .unwrap_or_default();
-        if tail.is_empty() {
-            format!("{what}{status}")
-        } else {
-            format!("{what}{status}; its last words: {tail}")
+        match e {
+            ProcessError::Exited(status) => {
+                let status = status.map(|s| format!(" ({s})")).unwrap_or_default();
+                EngineError::Crashed(last_words(
+                    format!("its output ended while answering '{asked}'{status}"),
+                    self,
+                ))
+            }
+            ProcessError::Write(why) => {
+                EngineError::Crashed(last_words(format!("writing '{asked}': {why}"), self))
+            }
+            ProcessError::Timeout(_) => EngineError::Stalled(format!(
+                "no answer to '{asked}' within {} s",
+                wait.as_secs_f64()
+            )),
+            ProcessError::Garbled(text) => {
+                EngineError::Garbage(format!("'{text}' in reply to '{asked}'"))
+            }
+            e => EngineError::Crashed(e.to_string()),
         }
     }
 
     /// Sends one line without waiting for anything.
-    pub async fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        let text = format!("{line}\n");
-        if let Err(e) = self.stdin.write_all(text.as_bytes()).await {
-            let detail = self.crash_detail(&format!("writing '{line}': {e}"));
-            return Err(EngineError::Crashed(detail));
-        }
-        if let Err(e) = self.stdin.flush().await {
-            let detail = self.crash_detail(&format!("writing '{line}': {e}"));
-            return Err(EngineError::Crashed(detail));
-        }
-        Ok(())
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        self.process
+            .send(line)
+            .map_err(|e| self.error(e, line, Duration::ZERO))
     }
 
-    /// The next line of stdout, within `wait`.
-    pub async fn next_line(&mut self, wait: Duration, asked: &str) -> Result<String, EngineError> {
-        match timeout(wait, self.stdout.next_line()).await {
-            Err(_) => Err(EngineError::Stalled(format!(
-                "no answer to '{asked}' within {} s",
-                wait.as_secs_f64()
-            ))),
-            Ok(Ok(Some(line))) => Ok(line.trim_end_matches('\r').to_string()),
-            Ok(Ok(None)) => {
-                // Give the process a moment to be reaped, for its exit status.
-                tokio::time::sleep(Duration::from_millis(20)).await;
-                let detail =
-                    self.crash_detail(&format!("its output ended while answering '{asked}'"));
-                Err(EngineError::Crashed(detail))
-            }
-            Ok(Err(e)) => Err(EngineError::Garbage(format!("unreadable output: {e}"))),
+    /// One command and its reply, within `wait`.
+    pub fn command(&mut self, line: &str, wait: Duration) -> Result<Reply, EngineError> {
+        self.send(line)?;
+        self.reply(line, wait)
+    }
+
+    /// The reply to `asked` (already sent), within `wait`.
+    pub fn reply(&mut self, asked: &str, wait: Duration) -> Result<Reply, EngineError> {
+        match self.process.recv(Instant::now() + wait) {
+            Ok(tessera_client::Reply::Ok(text)) => Ok(Ok(text)),
+            Ok(tessera_client::Reply::Err(text)) => Ok(Err(text)),
+            Err(e) => Err(self.error(e, asked, wait)),
         }
     }
 
-    /// Reads one reply (after its command was sent): the `=`/`?` line, then the
-    /// lines up to the empty line.
-    pub async fn read_reply(&mut self, wait: Duration, asked: &str) -> Result<Reply, EngineError> {
-        let first = loop {
-            let line = self.next_line(wait, asked).await?;
-            if !line.trim().is_empty() {
-                break line;
-            }
-        };
-        let (ok, rest) = if let Some(rest) = first.strip_prefix('=') {
-            (true, rest)
-        } else if let Some(rest) = first.strip_prefix('?') {
-            (false, rest)
-        } else {
-            return Err(EngineError::Garbage(format!(
-                "'{}' in reply to '{asked}'",
-                first.chars().take(200).collect::<String>()
-            )));
-        };
-        // Skip a numeric id; the board sends none, but tolerate one.
-        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-        let mut text = rest.trim().to_string();
-        loop {
-            let line = self.next_line(wait, asked).await?;
-            if line.trim().is_empty() {
-                break;
-            }
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&line);
+    /// The next piece of a streamed reply to `asked`, or `None` when none came
+    /// by `deadline`.
+    pub fn piece(&mut self, deadline: Instant, asked: &str) -> Result<Option<Piece>, EngineError> {
+        match self.process.recv_piece(deadline) {
+            Ok(piece) => Ok(Some(piece)),
+            Err(ProcessError::Timeout(_)) => Ok(None),
+            Err(e) => Err(self.error(e, asked, Duration::ZERO)),
         }
-        Ok(if ok { Ok(text) } else { Err(text) })
-    }
-
-    /// One command and its reply.
-    pub async fn command(&mut self, line: &str, wait: Duration) -> Result<Reply, EngineError> {
-        self.send(line).await?;
-        self.read_reply(wait, line).await
     }
 
     /// Sets the level, if it is not the one last set.
-    pub async fn set_level(&mut self, level: &str) -> Result<Reply, EngineError> {
+    pub fn set_level(&mut self, level: &str) -> Result<Reply, EngineError> {
         if self.level.as_deref() == Some(level) {
             return Ok(Ok(String::new()));
         }
-        let reply = self
-            .command(&format!("level {level}"), COMMAND_TIMEOUT)
-            .await?;
+        let reply = self.command(&format!("level {level}"), COMMAND_TIMEOUT)?;
         if reply.is_ok() {
             self.level = Some(level.to_string());
         }
         Ok(reply)
     }
 
-    /// Brings the engine's game to `setup` followed by `moves`. A move the engine
-    /// refuses is returned as `Ok(Err(..))` (the engine is then at the moves before it).
-    pub async fn sync(&mut self, setup: &Setup, moves: &[String]) -> Result<Reply, EngineError> {
+    /// Brings the engine's game to `game`'s start followed by its moves. A
+    /// move the engine refuses is returned as `Ok(Err(..))` (the engine is then
+    /// at the moves before it).
+    pub fn sync(&mut self, game: &Game) -> Result<Reply, EngineError> {
+        let plays = game.plays();
         let mut start_over = true;
         if let Some(told) = &self.told
-            && &told.setup == setup
+            && &told.start == game.start()
         {
             let common = told
                 .moves
                 .iter()
-                .zip(moves)
-                .take_while(|(a, b)| a == b)
+                .zip(&plays)
+                .take_while(|(a, (_, b))| *a == b)
                 .count();
             let undos = told.moves.len() - common;
             // Undo a few moves; past that a fresh start is as quick.
             if undos <= 8 {
                 start_over = false;
                 for _ in 0..undos {
-                    if let Err(msg) = self.command("undo", COMMAND_TIMEOUT).await? {
+                    if let Err(msg) = self.command("undo", COMMAND_TIMEOUT)? {
                         self.told = None;
                         return Err(EngineError::Garbage(format!("'undo' was refused: {msg}")));
                     }
@@ -308,23 +188,19 @@ impl Engine {
         }
         if start_over {
             self.told = None;
-            for line in setup.commands() {
-                if let Err(msg) = self.command(&line, COMMAND_TIMEOUT).await? {
+            for line in game.start_commands() {
+                if let Err(msg) = self.command(&line, COMMAND_TIMEOUT)? {
                     return Ok(Err(format!("'{line}': {msg}")));
                 }
             }
             self.told = Some(Told {
-                setup: setup.clone(),
+                start: game.start().clone(),
                 moves: Vec::new(),
             });
         }
         let already = self.told.as_ref().map_or(0, |t| t.moves.len());
-        for (i, mv) in moves.iter().enumerate().skip(already) {
-            let side = side_name(setup, i);
-            let reply = self
-                .command(&format!("play {side} {mv}"), COMMAND_TIMEOUT)
-                .await?;
-            if let Err(msg) = reply {
+        for (side, mv) in plays.iter().skip(already) {
+            if let Err(msg) = self.command(&format!("play {side} {mv}"), COMMAND_TIMEOUT)? {
                 return Ok(Err(msg));
             }
             if let Some(t) = self.told.as_mut() {
@@ -334,7 +210,8 @@ impl Engine {
         Ok(Ok(String::new()))
     }
 
-    /// Records that the engine itself played `mv` (after a `genmove`).
+    /// Records that the engine itself played `mv` (after a `genmove`), in
+    /// the board's canonical text.
     pub fn played(&mut self, mv: &str) {
         if let Some(t) = self.told.as_mut() {
             t.moves.push(mv.to_string());
@@ -347,24 +224,13 @@ impl Engine {
         self.told = None;
     }
 
-    pub async fn kill(&mut self) {
-        let _ = self.child.start_kill();
-        let _ = timeout(Duration::from_secs(2), self.child.wait()).await;
+    /// Forgets the `genmove` summaries the engine wrote on stderr (the board
+    /// keeps none).
+    pub fn clear_summaries(&mut self) {
+        self.process.clear_summaries();
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::split_command;
-
-    #[test]
-    fn splits_quotes_and_escapes() {
-        assert_eq!(
-            split_command("tessera --init 'level easy' --init \"game rebus\"").unwrap(),
-            vec!["tessera", "--init", "level easy", "--init", "game rebus"]
-        );
-        assert_eq!(split_command(r"a\ b c").unwrap(), vec!["a b", "c"]);
-        assert!(split_command("   ").is_err());
-        assert!(split_command("a 'b").is_err());
+    pub fn kill(&mut self) {
+        self.process.kill();
     }
 }

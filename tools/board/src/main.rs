@@ -1,11 +1,13 @@
 //! `tessera-board`: a board in the browser for Rekushu and REBUS Core. It serves
-//! one page and drives engines as child processes over the protocol
-//! (protocol.md), as GoGui does, so it works with any engine that speaks it.
+//! one page, referees with the `tessera` library's rules, and drives engines as
+//! child processes over the protocol (protocol.md), as GoGui does, so it plays
+//! against any engine that speaks it.
 //!
-//! Modules: [`engine`] (one child process, replies, deadlines), [`game`] (the
-//! game as moves from a setup; drawing data; records), [`app`] (the state and
-//! every action on it), [`analysis`] (the streamed analysis engine), [`web`]
-//! (routes, the event stream, the embedded page).
+//! Modules: [`game`] (the game, refereed by the library; records), [`view`]
+//! (what the page draws, decoded into points; moves made of clicked points),
+//! [`engine`] (a player's engine process, kept on the game), [`app`] (the
+//! state and every action on it), [`analysis`] (the streamed analysis
+//! engine), [`web`] (routes, the event stream, the embedded page).
 
 #![cfg_attr(
     not(test),
@@ -16,6 +18,7 @@ mod analysis;
 mod app;
 mod engine;
 mod game;
+mod view;
 mod web;
 
 use std::net::{IpAddr, SocketAddr};
@@ -80,7 +83,7 @@ async fn main() {
         std::process::exit(2);
     }
     for e in &engines {
-        if let Err(msg) = engine::split_command(e) {
+        if let Err(msg) = tessera_client::split_command(e) {
             eprintln!("tessera-board: --engine: {msg}");
             std::process::exit(2);
         }

@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio_stream::wrappers::BroadcastStream;
 
-use crate::app::{ApiError, App, NewGame, Settings};
+use crate::app::{ApiError, App, MoveArg, NewGame, Settings};
 
 /// The page: one HTML file with its SVG drawing and script.
 pub const PAGE: &str = include_str!("page.html");
@@ -53,7 +53,7 @@ type ApiResult = Result<axum::Json<Value>, ApiError>;
 #[derive(Deserialize)]
 struct MoveBody {
     #[serde(rename = "move")]
-    mv: String,
+    mv: MoveArg,
 }
 
 async fn page() -> impl IntoResponse {
@@ -89,11 +89,11 @@ async fn state(State(app): State<Arc<App>>) -> axum::Json<Value> {
 }
 
 async fn play(State(app): State<Arc<App>>, Json(body): Json<MoveBody>) -> ApiResult {
-    app.human_move(&body.mv).await.map(axum::Json)
+    app.human_move(body.mv).await.map(axum::Json)
 }
 
 async fn check(State(app): State<Arc<App>>, Json(body): Json<MoveBody>) -> ApiResult {
-    app.check_move(&body.mv).await.map(axum::Json)
+    app.check_move(body.mv).await.map(axum::Json)
 }
 
 async fn new_game(State(app): State<Arc<App>>, Json(body): Json<NewGame>) -> ApiResult {

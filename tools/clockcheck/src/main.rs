@@ -12,13 +12,13 @@
 //!
 //! It measures; it asserts nothing about speed in the test suite.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use tessera_client::{EngineProcess, Reply};
 
 #[derive(Parser)]
 #[command(
@@ -30,7 +30,7 @@ use clap::Parser;
         clockcheck --engine ./tessera --games rebus --levels mike --times 0.02,0.1"
 )]
 struct Cli {
-    /// The engine command (split on spaces)
+    /// The engine's command line (quotes group, as for the arena)
     #[arg(long, default_value = "target/release/tessera")]
     engine: String,
     /// Games, comma-separated
@@ -95,73 +95,42 @@ const CLUSTER_4X9: &str = "gHgFgXgHgFgXgHgFgX/bWbWbWbWbWbWbWbWbW/bWbWbWbWbWbWbWb
 /// A 5×5 Blue W cluster in the middle, facing Red P's.
 const CLUSTER_5X5: &str = "gHgFgXgHgFgXgHgFgX/gFgXbSbTbObQbGgXgH/gHgFbWbWbWbWbWgFgX/gFgXbWbWbWbWbWgXgH/gHgFbWbWbWbWbWgFgX/gFgXbWbWbWbWbWgXgH/gHgFbWbWbWbWbWgFgX/gFgXrPrPrPrPrPgXgH/rSrWrPrTrOrQrGrJrK red - -";
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
+/// The longest wait for any reply: an engine silent this long fails its
+/// session (the process is then killed).
+const REPLY_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// An engine process ([`tessera_client::EngineProcess`]).
+struct Engine(EngineProcess);
 
 impl Engine {
     fn start(command: &str) -> Result<Engine, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("an empty --engine")?;
-        let mut child = Command::new(program)
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start '{command}': {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        Ok(Engine {
-            child,
-            stdin,
-            stdout,
-        })
+        EngineProcess::spawn(command)
+            .map(Engine)
+            .map_err(|e| e.to_string())
     }
 
-    /// Sends one command; returns the reply (without its empty line) and the
-    /// time from the write to the reply's end.
-    fn ask(&mut self, line: &str) -> Result<(String, Duration), String> {
+    /// Sends one command; returns the reply and the time from the write to
+    /// the moment the client's reader read the reply's empty line.
+    fn ask(&mut self, line: &str) -> Result<(Reply, Duration), String> {
         let start = Instant::now();
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("'{line}': cannot write: {e}"))?;
-        let mut reply = String::new();
-        loop {
-            let mut l = String::new();
-            let n = self
-                .stdout
-                .read_line(&mut l)
-                .map_err(|e| format!("'{line}': cannot read: {e}"))?;
-            if n == 0 {
-                return Err(format!("'{line}': the engine exited"));
-            }
-            if l == "\n" {
-                break;
-            }
-            reply.push_str(&l);
-        }
-        Ok((reply.trim_end().to_string(), start.elapsed()))
+        self.0.send(line).map_err(|e| format!("'{line}': {e}"))?;
+        let answer = self
+            .0
+            .recv_answer(start + REPLY_TIMEOUT)
+            .map_err(|e| format!("'{line}': {e}"))?;
+        Ok((answer.reply, answer.end.saturating_duration_since(start)))
     }
 
     fn ok(&mut self, line: &str) -> Result<String, String> {
-        let (reply, _) = self.ask(line)?;
-        match reply.strip_prefix('=') {
-            Some(rest) => Ok(rest.trim().to_string()),
-            None => Err(format!("'{line}': {reply}")),
+        match self.ask(line)?.0 {
+            Reply::Ok(text) => Ok(text),
+            Reply::Err(text) => Err(format!("'{line}': ? {text}")),
         }
     }
-}
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        if self.child.wait().is_err() {
-            let _ = self.child.kill();
-        }
+    /// Sends `quit` and waits for the process to end (it is killed after 5 s).
+    fn quit(self) {
+        self.0.quit(Duration::from_secs(5));
     }
 }
 
@@ -247,18 +216,35 @@ fn session(
     out: &mut Vec<Sample>,
 ) -> Result<(), String> {
     let mut e = Engine::start(&cli.engine)?;
+    let result = play_session(&mut e, cli, game, level, time, scenario, seed, out);
+    e.quit();
+    result
+}
+
+/// The moves of one session, on a started engine.
+#[allow(clippy::too_many_arguments)]
+fn play_session(
+    e: &mut Engine,
+    cli: &Cli,
+    game: &str,
+    level: &str,
+    time: f64,
+    scenario: Scenario,
+    seed: u64,
+    out: &mut Vec<Sample>,
+) -> Result<(), String> {
     if game == "rebus" {
         e.ok("game rebus")?;
     }
     e.ok(&format!("level {level}"))?;
     e.ok(&format!("move_time {time}"))?;
-    setup(&mut e, game, scenario, seed)?;
+    setup(e, game, scenario, seed)?;
     let mut played = 0;
     let mut restarts = 0;
     // The level in force (a level change switches it after the first move).
     let mut current = level.to_string();
     while played < cli.moves {
-        let Some(side) = side_to_move(&mut e, game)? else {
+        let Some(side) = side_to_move(e, game)? else {
             restarts += 1;
             if restarts > cli.moves {
                 break;
@@ -267,8 +253,8 @@ fn session(
             continue;
         };
         let (reply, elapsed) = e.ask(&format!("genmove {side}"))?;
-        if !reply.starts_with('=') {
-            return Err(format!("genmove {side}: {reply}"));
+        if let Reply::Err(text) = reply {
+            return Err(format!("genmove {side}: ? {text}"));
         }
         out.push(Sample {
             game: game.into(),

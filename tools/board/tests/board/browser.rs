@@ -510,10 +510,11 @@ async fn rekushu_game_by_clicks_with_a_claim() {
 }
 
 /// A legal point for the human: one with a claim if there is one, else the one
-/// next to the most of the human's own stones (to build rectangles).
+/// next to the most of the human's own stones (to build rectangles). The
+/// state's `legal` maps each legal point's name to its index and claims.
 async fn pick_rekushu_point(s: &Session) -> (String, usize) {
     let state = s.state().await;
-    let size = state["size"].as_u64().unwrap_or(6) as i64;
+    let size = state["size"].as_i64().unwrap_or(6);
     let stones = state["rekushu"]["stones"]
         .as_str()
         .unwrap_or("")
@@ -529,16 +530,16 @@ async fn pick_rekushu_point(s: &Session) -> (String, usize) {
         .cloned()
         .unwrap_or_default();
     let mut best = (String::new(), 0usize, i64::MIN);
-    for (v, claims) in &legal {
-        let n = claims.as_array().map_or(0, |a| a.len());
-        let x = v.as_bytes()[0] as i64 - b'A' as i64 + 1;
-        let y: i64 = v[1..].parse().unwrap_or(1);
+    for (v, entry) in &legal {
+        let n = entry["claims"].as_array().map_or(0, |a| a.len());
+        let at = entry["at"].as_i64().expect("the point's index");
+        let (x, y) = (at % size, at / size);
         let mut near = 0;
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let (nx, ny) = (x + dx, y + dy);
-                if (1..=size).contains(&nx) && (1..=size).contains(&ny) {
-                    let c = stones[((ny - 1) * size + nx - 1) as usize];
+                if (0..size).contains(&nx) && (0..size).contains(&ny) {
+                    let c = stones[(ny * size + nx) as usize];
                     if c == me && dx != 0 && dy != 0 {
                         near += 1;
                     }

@@ -149,12 +149,39 @@ fn serves_the_page_and_refuses_bad_requests_with_4xx() {
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("genius"));
 
-    let (status, _) = post(&b, "/api/new", json!({"game": "rekushu", "size": 5}));
+    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
+    let (status, _) = post(
+        &b,
+        "/api/new",
+        json!({"game": "rekushu", "size": 5, "players": humans}),
+    );
     assert_eq!(status, 200);
     let before = state(&b);
     let (status, v) = post(&b, "/api/move", json!({"move": "Z9"}));
     assert_eq!(status, 400, "{v}");
     assert!(v["error"].as_str().unwrap().contains("syntax error"), "{v}");
+    let (status, v) = post(&b, "/api/move", json!({"move": 7}));
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("its points"), "{v}");
+    let (status, v) = post(
+        &b,
+        "/api/move",
+        json!({"move": {"kind": "capture", "attacker": 0, "steps": [1]}}),
+    );
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("REBUS"), "{v}");
+    let (status, v) = post(&b, "/api/move", json!({"move": {"kind": "place", "at": 0}}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"], json!(["A1"]));
+    assert_eq!(v["last"], json!({"kind": "place", "at": 0, "claim": null}));
+    let (status, v) = post(&b, "/api/move", json!({"move": {"kind": "place", "at": 0}}));
+    assert_eq!(status, 422);
+    assert!(
+        v["error"].as_str().unwrap().contains("A1 is occupied"),
+        "{v}"
+    );
+    let (status, _) = post(&b, "/api/undo", json!({}));
+    assert_eq!(status, 200);
     let (status, v) = post(&b, "/api/move", json!({"move": "A1\nquit"}));
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("character"));
@@ -162,7 +189,7 @@ fn serves_the_page_and_refuses_bad_requests_with_4xx() {
     assert_eq!(status, 409, "{v}");
     // Nothing changed.
     assert_eq!(state(&b)["moves"], before["moves"]);
-    // A REBUS move on a Rekushu board is refused by the rules engine.
+    // A REBUS move on a Rekushu board is refused by the rules.
     let (status, v) = post(&b, "/api/move", json!({"move": "d3xd5"}));
     assert!((400..500).contains(&status), "{status} {v}");
     assert_eq!(state(&b)["moves"], before["moves"]);
@@ -200,7 +227,7 @@ fn records_are_saved_and_loaded() {
         s["rekushu"]["tiles"].as_str().unwrap().chars().next(),
         Some('b')
     );
-    // A broken record is refused with the engine's reason; the game stays.
+    // A broken record is refused with the reason; the game stays.
     let broken = record.replace("F5\n", "A1\n");
     let (status, text) = http(&b, "POST", "/api/load", "text/plain", &broken);
     assert_eq!(status, 422, "{text}");
@@ -270,4 +297,107 @@ fn an_engine_that_crashes_is_reported() {
 #[test]
 fn an_engine_that_stalls_is_reported() {
     engine_fault("stall", "stalled");
+}
+
+/// Reads the event stream until an `analysis` event of the position after
+/// `ply` moves; returns its data.
+fn analysis_of(events: &mut impl BufRead, ply: usize) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut line = String::new();
+    while Instant::now() < deadline {
+        line.clear();
+        if events.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        let Some(data) = line.trim().strip_prefix("data: ") else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(data).unwrap_or(Value::Null);
+        if v["ply"] == ply && v["block"].is_object() {
+            return v;
+        }
+    }
+    panic!("no analysis of ply {ply}");
+}
+
+#[test]
+fn analysis_follows_the_game_with_moves_decoded() {
+    let b = start(&[]);
+    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
+    let (status, _) = post(
+        &b,
+        "/api/new",
+        json!({"game": "rekushu", "size": 6, "players": humans}),
+    );
+    assert_eq!(status, 200);
+    let mut s = TcpStream::connect(&b.addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    write!(
+        s,
+        "GET /events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        b.addr
+    )
+    .expect("send");
+    let mut events = BufReader::new(s);
+    post(&b, "/api/settings", json!({"analysis": true}));
+    let first = analysis_of(&mut events, 0);
+    let line = &first["block"]["lines"][0];
+    assert_eq!(line["parts"]["kind"], "place", "{first}");
+    // Each move ends the stream on the old position and starts a new one.
+    for (ply, mv) in [(1, "C3"), (2, "D4")] {
+        let (status, _) = post(&b, "/api/move", json!({"move": mv}));
+        assert_eq!(status, 200);
+        let a = analysis_of(&mut events, ply);
+        assert_eq!(a["generation"], state(&b)["generation"], "{a}");
+    }
+}
+
+#[test]
+fn rebus_chains_are_checked_step_by_step() {
+    let b = start(&[]);
+    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
+    let (status, s) = post(
+        &b,
+        "/api/new",
+        json!({"game": "rebus", "start": "standard", "players": humans}),
+    );
+    assert_eq!(status, 200);
+    // d3 (square 21) is Red's Star: it reaches d5 (39), two ranks up.
+    assert_eq!(s["points"][21], "d3");
+    assert!(
+        s["rebus"]["squares"][21]["targets"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(39))
+    );
+    let (status, v) = post(
+        &b,
+        "/api/check",
+        json!({"move": {"kind": "capture", "attacker": 21, "steps": [39]}}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["text"], "d3xd5");
+    assert!(v["next"].is_array(), "{v}");
+    let (status, v) = post(
+        &b,
+        "/api/check",
+        json!({"move": {"kind": "capture", "attacker": 21, "steps": [57]}}),
+    );
+    assert_eq!(status, 422);
+    assert!(v["error"].as_str().unwrap().contains("cannot reach"), "{v}");
+    assert_eq!(state(&b)["moves"], json!([]));
+    let (status, v) = post(
+        &b,
+        "/api/move",
+        json!({"move": {"kind": "capture", "attacker": 21, "steps": [39], "nominee": 4}}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"], json!(["d3xd5+e1"]));
+    assert_eq!(
+        v["last"],
+        json!({"kind": "capture", "attacker": 21, "steps": [39], "nominee": 4})
+    );
+    // The record starts from the position string (protocol.md §10).
+    let (_, record) = http(&b, "GET", "/api/record", "text/plain", "");
+    assert!(record.contains("[Start \"bSbWbPbTbObQbGbJbK/"), "{record}");
 }
