@@ -183,3 +183,44 @@ fn the_wildcard_matches_within_a_line() {
     assert!(!matches("exact", "exactly"));
     assert!(!matches("time … s", "time 0.003 ms!"));
 }
+
+/// Every relative link of the docs (history included) leads to a file of the
+/// repository: pages move, and a link left behind is a dead end.
+#[test]
+fn every_relative_link_leads_somewhere() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = pages();
+    pages.push(root.join("CHANGELOG.md"));
+    pages.push(root.join("CONTRIBUTING.md"));
+    pages.push(root.join("tests/README.md"));
+    for sub in ["docs/history", "docs/history/experiments"] {
+        if let Ok(dir) = std::fs::read_dir(root.join(sub)) {
+            pages.extend(
+                dir.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "md")),
+            );
+        }
+    }
+    let mut dead = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).expect("page");
+        for (n, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(at) = rest.find("](") {
+                rest = &rest[at + 2..];
+                let Some(end) = rest.find(')') else { break };
+                let target = &rest[..end];
+                rest = &rest[end..];
+                let path = target.split('#').next().unwrap_or("");
+                if path.is_empty() || path.contains("://") || path.starts_with("mailto:") {
+                    continue;
+                }
+                let file = page.parent().expect("folder").join(path);
+                if !file.exists() {
+                    dead.push(format!("{}:{}: {target}", page.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(dead.is_empty(), "links to nothing:\n{}", dead.join("\n"));
+}

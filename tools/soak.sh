@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reliability soak of docs/reliability.md: many short arena runs, each with
+# The reliability soak (docs/cli.md; results: docs/history/reliability.md): many short arena runs, each with
 # fresh engine processes, both games, a mix of levels (mike included), at 0.05 s
 # per move. Every run plays one opening pair (2 games); the arena referees every
 # move, so a time forfeit, a crash, a stall or an illegal move is a fault.

@@ -112,7 +112,7 @@ pub struct Solver {
 /// positions whose value needs every move refuted they cost a little (the
 /// `hard` line's 5×5 position after `… B2 A3 A1`: 4,436,229 nodes without,
 /// 4,649,545 with). Budgets of 100 and 1,000 nodes cost more there (8.9 and
-/// 6.8 million); 20, 30 or 60 plies made no difference (docs/solved.md).
+/// 6.8 million); 20, 30 or 60 plies made no difference (docs/history/solver.md).
 const PROBE_PLIES: usize = 30;
 const PROBE_BUDGET: u64 = 10_000;
 
@@ -258,14 +258,14 @@ fn cover(
 /// inside), and per rectangle of the mover's own that a stone there would
 /// spoil (on its edge or inside). Tried on five 4×4 positions (the empty
 /// board, and two, two, four and six plies in): 2 and 1 took the fewest nodes
-/// in total (docs/solved.md).
+/// in total (docs/history/solver.md).
 ///
 /// An opponent's rectangle weighs more the more of its corners the opponent
 /// holds: [`SPOIL_THEIRS_HALF`] at two, and at three (a claim next move
 /// unless the mover puts a stone on it) [`SPOIL_THREAT`], more than any
 /// number of other rectangles can add up to in practice. On the empty 4×4
 /// board this took the nodes from 10,010 to 486, and on the 5×5 position 12
-/// plies into solved.md's `medium` line from 1,090,061 to 168 (weights 100
+/// plies into docs/history/solver.md's `medium` line from 1,090,061 to 168 (weights 100
 /// and 2: 390 and 203).
 const SPOIL_THEIRS: i64 = 2;
 const SPOIL_THEIRS_HALF: i64 = 4;

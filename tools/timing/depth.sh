@@ -7,7 +7,7 @@
 # For each line of tools/timing/rekushu-20.txt: a fresh engine, level hard, one
 # thread, the moves played, `limit depth DEPTH`, `genmove`; prints the engine's
 # `info` line of each completed depth (time in ms, nodes, nodes/s), prefixed by
-# the position's ply count. See docs/strength.md, round 5.
+# the position's ply count. See docs/history/strength-rounds.md, round 5.
 set -euo pipefail
 BIN=${1:?usage: depth.sh TESSERA [DEPTH]}
 DEPTH=${2:-5}

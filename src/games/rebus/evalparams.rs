@@ -125,12 +125,12 @@ pub struct RebusWeights {
 impl RebusWeights {
     pub const DEFAULT: RebusWeights = RebusWeights {
         // The first 16 fitted to 838 games by tools/tune with the Star
-        // weights fixed (docs/tuning.md, REBUS round 1); 64.4% in 80 games
+        // weights fixed (docs/history/tuning-rounds.md, REBUS round 1); 64.4% in 80 games
         // against the hand-set weights `[100, 10, 60, 110, 150, 180, 200, 20,
-        // -15, -15, 10, 3, 20, -8, 10, 20]` (docs/strength.md, round 4). The
+        // -15, -15, 10, 3, 20, -8, 10, 20]` (docs/history/strength-rounds.md, round 4). The
         // six late copies fitted to 514 games with the first 16 fixed
         // (docs/tuning.md, "REBUS, late copies"); 58.0% in 200 games against
-        // the same weights without them (docs/strength.md, round 11).
+        // the same weights without them (docs/history/strength-rounds.md, round 11).
         w: [
             100, 5, 60, 110, 150, 180, 200, 4, -5, -18, 22, 4, 25, -20, 2, 73, 157, -4, 7, 69, -75,
             161,
