@@ -11,6 +11,8 @@ use std::time::Duration;
 use tessera::engine::driver::{self, Ended, MAX_LINE_BYTES};
 use tessera::protocol::{Engine, Gtp};
 
+use crate::common::binary_output;
+
 /// An output both the driver and the test hold.
 #[derive(Clone, Default)]
 struct Shared(Arc<Mutex<Vec<u8>>>);
@@ -110,33 +112,6 @@ fn a_line_over_the_cap_is_refused_and_the_next_one_read() {
     assert_eq!(second, "= tessera\n\n");
 }
 
-/// Everything the binary writes on stdout for `script` piped in at once.
-fn binary_output(script: &str) -> String {
-    use std::io::{Read, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn tessera");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = script.as_bytes().to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .expect("stdout")
-        .read_to_string(&mut out)
-        .expect("read replies");
-    writer.join().expect("writer");
-    assert!(child.wait().expect("wait").success());
-    out
-}
-
 /// The same script gives the same replies every time: blank lines and
 /// comments are no input, and a `stop` after a command whose answer does not
 /// depend on time (perft, list_moves, a search under `limit`, `level random`)
@@ -154,10 +129,10 @@ fn scripts_with_blank_lines_comments_and_stop_reply_the_same_every_time() {
         "stop\n\nstop\nname\n12 perft 2\n13 stop\n",
     ];
     for script in scripts {
-        let first = binary_output(script);
+        let first = binary_output(script.as_bytes());
         assert!(!first.contains("interrupted"), "{script:?}: {first}");
         for run in 1..50 {
-            let again = binary_output(script);
+            let again = binary_output(script.as_bytes());
             assert_eq!(again, first, "{script:?}: run {run} differs");
         }
     }

@@ -376,28 +376,7 @@ fn closed_stderr_does_not_kill_or_hang_a_search() {
 /// Runs the binary on `input` (all of it written, then stdin closed) and
 /// returns its replies.
 fn binary_replies(input: &[u8]) -> Vec<String> {
-    use std::io::{Read, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn tessera");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .expect("stdout")
-        .read_to_string(&mut out)
-        .expect("read replies");
-    writer.join().expect("writer");
-    assert!(child.wait().expect("wait").success());
+    let out = common::binary_output(input);
     out.split("\n\n")
         .filter(|r| !r.is_empty())
         .map(String::from)

@@ -57,12 +57,46 @@ pub enum Start {
     },
 }
 
+/// The position a game begins from, whichever game it is.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum StartPosition {
+    Rekushu(Board),
+    Rebus(Position),
+}
+
 impl Start {
     /// The `Game` tag's value: `rekushu` or `rebus`.
     pub fn game_id(&self) -> GameId {
         match self {
             Start::Rekushu { .. } => GameId::Rekushu,
             Start::Rebus { .. } => GameId::Rebus,
+        }
+    }
+
+    /// The position this start is: an empty Rekushu board (or why the rules
+    /// do not take its size), or the REBUS position with the game's turn limit.
+    pub fn position(&self) -> Result<StartPosition, String> {
+        match self {
+            Start::Rekushu { size } => {
+                Board::new(*size)
+                    .map(StartPosition::Rekushu)
+                    .ok_or_else(|| {
+                        format!(
+                            "size {size}: Rekushu boards are {} to {}",
+                            Board::MIN_SIZE,
+                            Board::MAX_SIZE
+                        )
+                    })
+            }
+            Start::Rebus {
+                position,
+                turn_limit,
+            } => {
+                let mut pos = (**position).clone();
+                pos.set_turn_limit(*turn_limit);
+                Ok(StartPosition::Rebus(pos))
+            }
         }
     }
 }
@@ -466,20 +500,15 @@ impl Record {
     }
 
     fn replay_with_lines(&self, lines: Option<&[usize]>) -> Result<Replay, RecordError> {
-        match &self.tags.start {
-            Start::Rekushu { size } => {
-                let board = Board::new(*size).ok_or(RecordError::MissingTag(
-                    "Size",
-                    " (Rekushu boards are 4 to 26)",
-                ))?;
+        match self.tags.start.position() {
+            Err(_) => Err(RecordError::MissingTag(
+                "Size",
+                " (Rekushu boards are 4 to 26)",
+            )),
+            Ok(StartPosition::Rekushu(board)) => {
                 replay_moves(&board, &self.moves, lines).map(Replay::Rekushu)
             }
-            Start::Rebus {
-                position,
-                turn_limit,
-            } => {
-                let mut pos = (**position).clone();
-                pos.set_turn_limit(*turn_limit);
+            Ok(StartPosition::Rebus(pos)) => {
                 replay_moves(&pos, &self.moves, lines).map(Replay::Rebus)
             }
         }

@@ -10,7 +10,7 @@ use tessera::core::{Game as _, GameText, Notation, Side, Status};
 use tessera::engine::{AnyGame, CommandError, Session};
 use tessera::games::rebus::Position;
 use tessera::games::rekushu::Board;
-use tessera::record::{GameResult, Record, RecordMove, Replay, Start};
+use tessera::record::{GameResult, Record, RecordMove, Replay, Start, StartPosition};
 use tessera::with_session;
 
 /// The largest record the board reads (`POST /api/load`).
@@ -26,18 +26,9 @@ pub struct Game {
 impl Game {
     /// A new game from `start` (a Rekushu size the library accepts, 4 to 26).
     pub fn new(start: Start) -> Result<Game, String> {
-        let live = match &start {
-            Start::Rekushu { size } => AnyGame::Rekushu(Session::new(
-                Board::new(*size).ok_or(format!("size {size}: Rekushu boards are 4 to 26"))?,
-            )),
-            Start::Rebus {
-                position,
-                turn_limit,
-            } => {
-                let mut pos = (**position).clone();
-                pos.set_turn_limit(*turn_limit);
-                AnyGame::Rebus(Session::new(pos))
-            }
+        let live = match start.position()? {
+            StartPosition::Rekushu(board) => AnyGame::Rekushu(Session::new(board)),
+            StartPosition::Rebus(pos) => AnyGame::Rebus(Session::new(pos)),
         };
         Ok(Game { start, live })
     }
