@@ -30,7 +30,10 @@ total=$(sed -n 's/^Bench: *\([0-9][0-9]*\)$/\1/p' <<<"$out")
 hard=$(sed -n 's/^Bench hard: *\([0-9][0-9]*\)$/\1/p' <<<"$out")
 [[ -n $total && -n $hard ]] || fail "could not read 'Bench:' and 'Bench hard:' from '$bin bench':"$'\n'"$out"
 
-marker=$(git log --reverse --format=%H -S BENCH_LEVELS -- src/bench.rs | head -n 1)
+# The whole list first: `| head -n 1` would close the pipe on git, and under
+# pipefail its SIGPIPE (exit 141) would end this script.
+markers=$(git log --reverse --format=%H -S BENCH_LEVELS -- src/bench.rs)
+marker=${markers%%$'\n'*}
 if [[ -n $marker ]] && git merge-base --is-ancestor "$marker" "$commit"; then
     expected=$total what="the total (hard and mike, both games)"
 else
