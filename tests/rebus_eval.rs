@@ -315,8 +315,9 @@ fn one_thread_search_is_deterministic() {
 
 /// Each game shapes its own default search: REBUS quiescence two plies,
 /// late-move pruning, reverse futility and the null move to or from three
-/// plies; Rekushu the searcher's quiescence with its own pruning; a caller's
-/// `set_params` replaces both.
+/// plies; Rekushu the searcher's quiescence with its own pruning (late moves
+/// pruned to four plies, reduced logarithmically); a caller's `set_params`
+/// replaces both.
 #[test]
 fn each_game_gets_its_default_search_shape() {
     use tessera::games::rekushu::Board;
@@ -327,15 +328,23 @@ fn each_game_gets_its_default_search_shape() {
     let rekushu = *Searcher::<Board>::new(1).params();
     assert_eq!(rekushu.qsearch_plies, SearchParams::DEFAULT.qsearch_plies);
     assert_eq!(
-        (rekushu.lmp_depth, rekushu.rfp_depth, rekushu.null_min_depth),
-        (2, 3, 3)
+        (
+            rekushu.lmp_depth,
+            rekushu.lmp_base,
+            rekushu.rfp_depth,
+            rekushu.null_min_depth,
+            rekushu.lmr_log_divisor
+        ),
+        (4, 5, 3, 3, 225)
     );
     assert_eq!(
         SearchParams {
             lmp_depth: 0,
+            lmp_base: SearchParams::DEFAULT.lmp_base,
             rfp_depth: 0,
             rfp_margin: 0,
             null_min_depth: 0,
+            lmr_log_divisor: 0,
             ..rekushu
         },
         SearchParams::DEFAULT

@@ -75,8 +75,9 @@ pub struct SearchShape {
     /// search of its own.
     pub quiescence_plies: i32,
     /// Late-move pruning up to this many plies from the horizon (only the
-    /// first few ordered moves are searched; 0: never).
+    /// first `base + base · depth² / 2` ordered moves are searched; 0: never).
     pub late_move_pruning_depth: i32,
+    pub late_move_pruning_base: usize,
     /// Reverse futility pruning up to this many plies from the horizon, with
     /// this margin per ply in centi-units (0: never).
     pub reverse_futility_depth: i32,
@@ -85,6 +86,12 @@ pub struct SearchShape {
     /// games where a free move is nearly always worth having; the game
     /// implements [`Evaluate::make_null_move`].
     pub null_move_depth: i32,
+    /// Late-move reductions that grow with the depth left and the move's
+    /// place in the order: `ln(depth) · ln(index) / (divisor / 100)` plies,
+    /// one less at a PV node, at least one, leaving at least one ply (0: the
+    /// plain reductions, one ply, two for late moves deep in the tree). For
+    /// games with long move lists where few moves matter.
+    pub log_reduction_divisor: i32,
 }
 
 impl SearchShape {
@@ -92,9 +99,11 @@ impl SearchShape {
     pub const PLAIN: SearchShape = SearchShape {
         quiescence_plies: i32::MAX,
         late_move_pruning_depth: 0,
+        late_move_pruning_base: 8,
         reverse_futility_depth: 0,
         reverse_futility_margin: 0,
         null_move_depth: 0,
+        log_reduction_divisor: 0,
     };
 }
 

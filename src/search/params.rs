@@ -92,6 +92,9 @@ pub struct SearchParams {
     /// searched this many plies shallower first, and again at full depth if
     /// it then beats the best so far (with `lmr` only).
     pub root_narrowing_reduction: i32,
+    /// Logarithmic late-move reductions ([`crate::core::eval::SearchShape`]):
+    /// the divisor in hundredths, 0 for the plain reductions.
+    pub lmr_log_divisor: i32,
 }
 
 impl SearchParams {
@@ -110,6 +113,7 @@ impl SearchParams {
         null_min_depth: 0,
         null_reduction: 2,
         root_narrowing_reduction: 1,
+        lmr_log_divisor: 0,
     };
 
     /// The defaults for game `G`: [`SearchParams::DEFAULT`] shaped by the
@@ -122,9 +126,11 @@ impl SearchParams {
                 .qsearch_plies
                 .min(shape.quiescence_plies),
             lmp_depth: shape.late_move_pruning_depth,
+            lmp_base: shape.late_move_pruning_base,
             rfp_depth: shape.reverse_futility_depth,
             rfp_margin: shape.reverse_futility_margin,
             null_min_depth: shape.null_move_depth,
+            lmr_log_divisor: shape.log_reduction_divisor,
             ..SearchParams::DEFAULT
         }
     }

@@ -211,6 +211,7 @@ impl Evaluate for Position {
         reverse_futility_depth: 3,
         reverse_futility_margin: 150,
         null_move_depth: 3,
+        ..SearchShape::PLAIN
     };
 
     /// A pass (search only: the rules allow one only without a capture): the

@@ -700,12 +700,17 @@ impl Evaluate for Board {
     /// ply), and the null move from 3 plies (a free placement is nearly
     /// always worth having: one more stone towards a rectangle, or a block).
     /// Together, against the plain shape at 0.1 s a move, 32-4-4 (85.0%) in
-    /// 40 games on 20x20, 9-8-23 (51.2%) on 12x12 (docs/strength.md).
+    /// 40 games on 20x20, 9-8-23 (51.2%) on 12x12 (docs/history/strength-rounds.md).
+    /// Placements are many (hundreds on 20×20) and few of them matter: late
+    /// moves are pruned to 4 plies from the horizon (5 + 5·d²/2 kept) and
+    /// reduced logarithmically.
     const SEARCH_SHAPE: SearchShape = SearchShape {
-        late_move_pruning_depth: 2,
+        late_move_pruning_depth: 4,
+        late_move_pruning_base: 5,
         reverse_futility_depth: 3,
         reverse_futility_margin: 100,
         null_move_depth: 3,
+        log_reduction_divisor: 225,
         ..SearchShape::PLAIN
     };
 

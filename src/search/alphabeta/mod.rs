@@ -643,7 +643,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 && !sm.noisy
                 && sm.score < ORDER_KILLER - 1
             {
-                1 + i32::from(i >= 8 && depth >= 6)
+                self.late_move_reduction(depth, i, pv_node)
             } else {
                 0
             };
@@ -692,6 +692,21 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let code = best_move.map(|mv| self.pos.move_to_u32(mv));
         self.shared.tt.store(key, code, best, depth, bound, ply);
         best
+    }
+
+    /// How many plies shallower the `i`-th move (in order) of a node `depth`
+    /// plies from the horizon is searched first, when it may be reduced:
+    /// one ply, two for late moves deep in the tree; or, where the game's
+    /// shape asks for it, `ln(depth) · ln(i) / divisor`, one less at a PV
+    /// node, at least one, leaving at least one ply.
+    fn late_move_reduction(&self, depth: i32, i: usize, pv_node: bool) -> i32 {
+        let divisor = self.params.lmr_log_divisor;
+        if divisor <= 0 {
+            return 1 + i32::from(i >= 8 && depth >= 6);
+        }
+        let r = (f64::from(depth).ln() * (i as f64).ln() * 100.0 / f64::from(divisor)) as i32
+            - i32::from(pv_node);
+        r.clamp(1, (depth - 1).max(1))
     }
 
     /// The non-PV node's early exits, before its moves are made: reverse
