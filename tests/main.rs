@@ -27,6 +27,7 @@ mod rekushu_perft;
 mod rekushu_rules;
 
 // Evaluation and search.
+mod learned_eval;
 mod rebus_eval;
 mod reference_levels;
 mod rekushu_eval;

@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
-use tessera::core::eval::{EvalParams, Evaluate, WIN_BOUND};
+use tessera::core::eval::{EvalChoice, EvalParams, Evaluate, WIN_BOUND};
 use tessera::core::{Game, Notation, SplitMix64, Status};
 use tessera::games::rekushu::{Board, Move, Rect};
 use tessera::search::bench::bench;
@@ -422,6 +422,7 @@ fn features_count_edges_centre_and_bank() {
     assert_eq!(feature(&c, "bank"), 1);
 }
 
+/// The linear evaluation's score (`setoption eval` may choose the learned one).
 #[test]
 fn the_score_is_the_weighted_features() {
     use tessera::games::rekushu::evalparams::RekushuWeights;
@@ -430,7 +431,11 @@ fn the_score_is_the_weighted_features() {
         let expected = RekushuWeights::DEFAULT
             .score(&f)
             .clamp(-(WIN_BOUND - 1), WIN_BOUND - 1);
-        assert_eq!(b.evaluate(&EvalParams::default()), expected);
+        let linear = EvalParams {
+            eval: EvalChoice::Linear,
+            ..EvalParams::default()
+        };
+        assert_eq!(b.evaluate(&linear), expected);
     }
 }
 

@@ -42,6 +42,35 @@ pub struct EvalParams {
     /// REBUS: bonus (centi-units) for each lock held, in the evaluation and in
     /// move ordering (locks are then tried first); 0 = neutral.
     pub lock_bonus: i32,
+    /// Which static evaluation scores the positions: the game's own choice,
+    /// the linear one, or the learned one (a small net,
+    /// `games::<game>::nnue`, trained by `tools/training`). `setoption eval`
+    /// sets it over the level's.
+    pub eval: EvalChoice,
+}
+
+/// Which of a game's two static evaluations to play with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalChoice {
+    /// The one the game plays by default (each game's `LEARNED_BY_DEFAULT`,
+    /// in its `nnue.rs`: set where a match showed the learned one stronger).
+    #[default]
+    Game,
+    Linear,
+    Learned,
+}
+
+impl EvalParams {
+    /// Whether to score with the learned evaluation, for a game whose own
+    /// choice is `game_default`.
+    #[inline]
+    pub fn learned(&self, game_default: bool) -> bool {
+        match self.eval {
+            EvalChoice::Game => game_default,
+            EvalChoice::Linear => false,
+            EvalChoice::Learned => true,
+        }
+    }
 }
 
 impl Default for EvalParams {
@@ -50,6 +79,7 @@ impl Default for EvalParams {
             exact_chains: true,
             exact_at_root_only: false,
             lock_bonus: 0,
+            eval: EvalChoice::Game,
         }
     }
 }

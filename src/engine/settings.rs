@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 use super::error::CommandError;
 use super::numbers::{seconds, whole};
 use crate::core::Side;
+use crate::core::eval::EvalChoice;
 use crate::games::rebus::DEFAULT_TURN_LIMIT;
+use crate::games::rebus::nnue as rebus_nnue;
+use crate::games::rekushu::nnue as rekushu_nnue;
 use crate::search::levels::MAX_RESIGN_MARGIN;
 use crate::search::levels::hardware_threads;
 use crate::search::params::{MAX_DEPTH, MAX_THREADS};
@@ -69,6 +72,8 @@ pub struct Overrides {
     pub hash_mb: Option<usize>,
     pub seed: Option<u64>,
     pub resign: Option<Resign>,
+    /// The evaluation: learned (true) or linear (false).
+    pub learned: Option<bool>,
 }
 
 /// Limits for reproducible analysis (`limit`): when set they replace the clock.
@@ -92,7 +97,7 @@ pub struct OptionInfo {
 }
 
 /// The options, in the order `options` shows them.
-pub fn option_infos() -> [OptionInfo; 4] {
+pub fn option_infos() -> [OptionInfo; 5] {
     [
         OptionInfo {
             name: "threads",
@@ -116,6 +121,14 @@ pub fn option_infos() -> [OptionInfo; 4] {
             name: "resign",
             takes: format!(
                 "when genmove gives up: 'off', 'decided' (a game lost whatever anyone plays), a margin 1 to {MAX_RESIGN_MARGIN} (that, or a proven loss that many tiles or squares behind), or 'default' (the level's)"
+            ),
+        },
+        OptionInfo {
+            name: "eval",
+            takes: format!(
+                "the evaluation: 'learned' (the game's net), 'linear' (weighted features), or 'default' (each game's own: {} in Rekushu, {} in REBUS)",
+                eval_name(rekushu_nnue::LEARNED_BY_DEFAULT),
+                eval_name(rebus_nnue::LEARNED_BY_DEFAULT)
             ),
         },
     ]
@@ -175,6 +188,13 @@ impl Settings {
         }
         if let Some(r) = self.overrides.resign {
             c.resign = r;
+        }
+        if let Some(l) = self.overrides.learned {
+            c.eval.eval = if l {
+                EvalChoice::Learned
+            } else {
+                EvalChoice::Linear
+            };
         }
         c
     }
@@ -277,6 +297,8 @@ impl Settings {
             "seed" => o.seed = Some(whole(&what, value, 0, u64::MAX)?),
             "resign" if default => o.resign = None,
             "resign" => o.resign = Some(resign_value(&what, value)?),
+            "eval" if default => o.learned = None,
+            "eval" => o.learned = Some(eval_value(&what, value)?),
             _ => {
                 let known: Vec<&str> = option_infos().iter().map(|o| o.name).collect();
                 return Err(CommandError::syntax(format!(
@@ -290,7 +312,7 @@ impl Settings {
 
     /// The value of each option now, in [`option_infos`] order. `allocated`
     /// is the size of the table the searcher holds, when it has one.
-    pub fn option_values(&self, allocated: Option<usize>) -> [String; 4] {
+    pub fn option_values(&self, allocated: Option<usize>) -> [String; 5] {
         let c = self.config();
         let used = c.threads.min(hardware_threads());
         let threads = match used == c.threads {
@@ -307,7 +329,18 @@ impl Settings {
             }
             _ => c.tt_mb.to_string(),
         };
-        [threads, hash, c.seed.to_string(), c.resign.to_string()]
+        let eval = match c.eval.eval {
+            EvalChoice::Game => "default",
+            EvalChoice::Linear => "linear",
+            EvalChoice::Learned => "learned",
+        };
+        [
+            threads,
+            hash,
+            c.seed.to_string(),
+            c.resign.to_string(),
+            eval.to_string(),
+        ]
     }
 
     /// `limit depth <n>` from its text.
@@ -320,6 +353,21 @@ impl Settings {
     pub fn set_node_limit(&mut self, text: &str) -> Result<(), CommandError> {
         self.limits.nodes = Some(whole("limit nodes", text, 1, u64::MAX)?);
         Ok(())
+    }
+}
+
+fn eval_name(learned: bool) -> &'static str {
+    if learned { "learned" } else { "linear" }
+}
+
+/// `setoption eval`'s value: `learned` (true) or `linear` (false).
+fn eval_value(what: &str, value: &str) -> Result<bool, CommandError> {
+    match value.to_ascii_lowercase().as_str() {
+        "learned" => Ok(true),
+        "linear" => Ok(false),
+        _ => Err(CommandError::syntax(format!(
+            "{what}: '{value}' is not learned, linear or default"
+        ))),
     }
 }
 

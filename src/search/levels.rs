@@ -10,7 +10,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::core::eval::proven_result;
-use crate::search::eval::{EvalParams, is_decisive};
+use crate::search::eval::{EvalChoice, EvalParams, is_decisive};
 use crate::search::info::RootMoveInfo;
 use crate::search::params::MAX_DEPTH;
 
@@ -97,6 +97,7 @@ impl Level {
                 exact_chains: false,
                 exact_at_root_only: false,
                 lock_bonus: 0,
+                eval: EvalChoice::Game,
             },
         };
         match self {
@@ -110,6 +111,7 @@ impl Level {
                     exact_chains: false,
                     exact_at_root_only: false,
                     lock_bonus: 0,
+                    eval: EvalChoice::Game,
                 },
                 ..base
             },
@@ -123,6 +125,7 @@ impl Level {
                     exact_chains: false,
                     exact_at_root_only: false,
                     lock_bonus: 0,
+                    eval: EvalChoice::Game,
                 },
                 ..base
             },
@@ -136,6 +139,7 @@ impl Level {
                     exact_chains: true,
                     exact_at_root_only: true,
                     lock_bonus: 50,
+                    eval: EvalChoice::Game,
                 },
                 ..base
             },

@@ -65,7 +65,7 @@ impl Position {
 
     /// The features and the locks held by the side to move minus the
     /// opponent's.
-    fn features_and_locks(&self) -> ([i32; FEATURES], i32) {
+    pub(super) fn features_and_locks(&self) -> ([i32; FEATURES], i32) {
         let mut f = [0; FEATURES];
         let me = self.side;
         let (mi, oi) = (me.index(), me.opp().index());
@@ -224,7 +224,14 @@ impl Evaluate for Position {
         self.undo_move(Move::PASS);
     }
 
+    /// The learned evaluation instead (`nnue.rs`) where `params` choose it
+    /// (by default they do not: `nnue::LEARNED_BY_DEFAULT`).
     fn evaluate(&self, params: &EvalParams) -> i32 {
+        if params.learned(super::nnue::LEARNED_BY_DEFAULT)
+            && let Some(v) = self.learned_eval(params)
+        {
+            return v;
+        }
         self.eval_with(params)
     }
 

@@ -14,6 +14,7 @@
 //!   capped chains below `mike`);
 //! - [`eval`]: the static evaluation as features, ordering hints, noisy moves;
 //! - [`evalparams`]: the evaluation's feature names and weights, the hints;
+//! - [`nnue`]: the learned evaluation (its net in `nets/`);
 //! - [`notation`]: move parsing and canonical tokens (§2.8);
 //! - [`fen`]: the position string (§2.9) and its validation errors;
 //! - [`deal`]: the standard setup (§2.2) and the seeded random deal;
@@ -32,6 +33,7 @@ pub mod fen;
 pub mod locks;
 pub mod movegen;
 pub mod moves;
+pub mod nnue;
 pub mod notation;
 pub mod position;
 pub mod searchgen;

@@ -690,7 +690,14 @@ impl Evaluate for Board {
     /// Side to move's view, centi-tiles: tile lead (worth more as the empty
     /// vertices run out), the claim race, the mover's second claim and
     /// mirror-delayed threats, claim pressure, pivot structures, mobility.
-    fn evaluate(&self, _params: &EvalParams) -> i32 {
+    /// The learned evaluation instead (`nnue.rs`) where `params` choose it
+    /// (by default they do not: `nnue::LEARNED_BY_DEFAULT`).
+    fn evaluate(&self, params: &EvalParams) -> i32 {
+        if params.learned(super::nnue::LEARNED_BY_DEFAULT)
+            && let Some(v) = self.learned_eval()
+        {
+            return v;
+        }
         self.static_eval()
     }
 

@@ -5,7 +5,7 @@
 //! O(stones)), `mirror` (mirror types and bans), `movegen` (generation and fast
 //! counting), `notation` (parse/format), `display` (`showboard`), `zobrist` (keys),
 //! `eval` (`impl Evaluate`: evaluation, hints, noisy moves) with its weights in
-//! `evalparams`.
+//! `evalparams`, and `nnue` (the learned evaluation, its net in `nets/`).
 
 mod board;
 mod claims;
@@ -16,6 +16,7 @@ pub mod grid;
 pub mod mirror;
 mod movegen;
 mod moves;
+pub mod nnue;
 mod notation;
 mod zobrist;
 
