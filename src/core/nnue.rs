@@ -197,6 +197,20 @@ impl Net {
         Ok(())
     }
 
+    /// A net embedded in the binary, if it reads and fits the game (a game's
+    /// test makes sure it does; without it the evaluation stays linear).
+    pub fn embedded(
+        bytes: &[u8],
+        game: u32,
+        feature_set: u32,
+        inputs: usize,
+        dense: usize,
+    ) -> Option<Net> {
+        Net::from_bytes(bytes)
+            .and_then(|n| n.check(game, feature_set, inputs, dense).map(|()| n))
+            .ok()
+    }
+
     /// The file's bytes (the inverse of [`Net::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();

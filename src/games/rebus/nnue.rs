@@ -64,11 +64,8 @@ static NET_BYTES: &[u8] = include_bytes!("nets/rebus-001.nnue");
 
 /// The embedded net, read on first use; `None` if it does not fit the inputs
 /// above (a test makes sure it does; the evaluation then stays linear).
-pub static NET: LazyLock<Option<Net>> = LazyLock::new(|| {
-    Net::from_bytes(NET_BYTES)
-        .and_then(|n| n.check(GAME, FEATURE_SET, INPUTS, DENSE).map(|()| n))
-        .ok()
-});
+pub static NET: LazyLock<Option<Net>> =
+    LazyLock::new(|| Net::embedded(NET_BYTES, GAME, FEATURE_SET, INPUTS, DENSE));
 
 /// A tile's owner (own 0, opponent 1, Green 2) and symbol from `view`.
 #[inline]

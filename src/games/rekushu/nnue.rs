@@ -62,11 +62,8 @@ static NET_BYTES: &[u8] = include_bytes!("nets/rekushu-001.nnue");
 
 /// The embedded net, read on first use; `None` if it does not fit the inputs
 /// above (a test makes sure it does; the evaluation then stays linear).
-pub static NET: LazyLock<Option<Net>> = LazyLock::new(|| {
-    Net::from_bytes(NET_BYTES)
-        .and_then(|n| n.check(GAME, FEATURE_SET, INPUTS, DENSE).map(|()| n))
-        .ok()
-});
+pub static NET: LazyLock<Option<Net>> =
+    LazyLock::new(|| Net::embedded(NET_BYTES, GAME, FEATURE_SET, INPUTS, DENSE));
 
 /// Pattern seen by the other side: own and opponent swapped in every digit.
 const SWAP: [u8; PATTERNS] = {
