@@ -691,7 +691,7 @@ impl Evaluate for Board {
     /// vertices run out), the claim race, the mover's second claim and
     /// mirror-delayed threats, claim pressure, pivot structures, mobility.
     /// The learned evaluation instead (`nnue.rs`) where `params` choose it
-    /// (by default they do not: `nnue::LEARNED_BY_DEFAULT`).
+    /// (by default they do: `nnue::LEARNED_BY_DEFAULT`).
     fn evaluate(&self, params: &EvalParams) -> i32 {
         if params.learned(super::nnue::LEARNED_BY_DEFAULT)
             && let Some(v) = self.learned_eval()

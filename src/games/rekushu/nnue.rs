@@ -52,9 +52,10 @@ pub const INPUTS: usize = CLASSES * PATTERNS + SIZES;
 pub const DENSE: usize = FEATURES;
 
 /// Whether Rekushu plays the learned evaluation when the level and
-/// `setoption eval` leave the choice to the game: not until a match says the
-/// net is stronger.
-pub const LEARNED_BY_DEFAULT: bool = false;
+/// `setoption eval` leave the choice to the game: yes, since rekushu-001 beat
+/// the linear evaluation in matches on 12×12 and 20×20 (the commit that set
+/// this has the numbers).
+pub const LEARNED_BY_DEFAULT: bool = true;
 
 /// The net the engine plays with (`nets/`, made by `tools/training`).
 pub const NET_FILE: &str = "rekushu-001.nnue";
