@@ -252,12 +252,12 @@ fn selfplay(
     threads: usize,
 ) -> Result<(), String> {
     if sp.game == GameArg::Rekushu
-        && sp
+        && let Some(bad) = sp
             .sizes
             .iter()
-            .any(|&s| tessera::games::rekushu::Board::new(s).is_none())
+            .find(|&&s| tessera::games::rekushu::Board::new(s).is_none())
     {
-        return Err("a board size is not 4 to 26".into());
+        return Err(format!("--sizes: {bad} is not a board size (4 to 26)"));
     }
     let mut file = std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let start = Instant::now();
