@@ -241,7 +241,8 @@ fn fake_engine(mode: &str) -> String {
         "garbage" => "printf \"hello world\\n\\n\"",
         "illegal" => "printf \"= A1\\n\\n\"",
         "crash" => "exit 3",
-        "stall" => "sleep 20",
+        // exec: the stalled engine is this one process, which the board kills.
+        "stall" => "exec sleep 20",
         _ => unreachable!(),
     };
     format!(
