@@ -81,40 +81,8 @@ enum Command {
     },
     /// Trains a net on self-play data; writes its weights (JSON).
     Train {
-        #[arg(long, value_enum)]
-        game: GameArg,
-        /// Data files from `selfplay`.
-        #[arg(required = true)]
-        data: Vec<PathBuf>,
-        /// The net's name (its file is <name>.nnue).
-        #[arg(long)]
-        name: String,
-        /// Hidden units per point of view.
-        #[arg(long, default_value_t = 32)]
-        hidden: usize,
-        /// Leave out the dense inputs (the linear evaluation's features).
-        #[arg(long)]
-        no_dense: bool,
-        #[arg(long, default_value_t = 30)]
-        epochs: usize,
-        #[arg(long, default_value_t = 16384)]
-        batch: usize,
-        #[arg(long, default_value_t = 0.002)]
-        lr: f32,
-        /// Weight of the search's score in the target (the rest: the result).
-        #[arg(long, default_value_t = 0.5)]
-        lambda: f32,
-        /// Decoupled weight decay of the first layer, D and w2 (AdamW).
-        #[arg(long, default_value_t = 0.0)]
-        wd: f32,
-        /// Plies skipped at the start of each game.
-        #[arg(long, default_value_t = 6)]
-        skip: usize,
-        /// One game in this many is held out (0: none).
-        #[arg(long, default_value_t = 10)]
-        holdout: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        args: train::TrainArgs,
         /// Where to write the weights.
         #[arg(long)]
         out: PathBuf,
@@ -182,40 +150,7 @@ fn main() -> ExitCode {
             &out,
             cli.threads,
         ),
-        Command::Train {
-            game,
-            data,
-            name,
-            hidden,
-            no_dense,
-            epochs,
-            batch,
-            lr,
-            lambda,
-            wd,
-            skip,
-            holdout,
-            seed,
-            out,
-        } => train::train(
-            &train::TrainArgs {
-                game,
-                data,
-                name,
-                hidden,
-                dense: !no_dense,
-                epochs,
-                batch,
-                lr,
-                lambda,
-                wd,
-                skip,
-                holdout,
-                seed,
-            },
-            cli.threads.max(1),
-        )
-        .and_then(|m| {
+        Command::Train { args, out } => train::train(&args, cli.threads.max(1)).and_then(|m| {
             let text = serde_json::to_string(&m).map_err(|e| e.to_string())?;
             std::fs::write(&out, text).map_err(|e| format!("{}: {e}", out.display()))?;
             println!("wrote {}", out.display());

@@ -2,6 +2,7 @@
 //! evaluation, Adam on the mean squared error between σ(net) and the target
 //! `λ·σ(k·score) + (1 − λ)·result`, one game in `holdout` held out.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -14,21 +15,42 @@ use crate::GameArg;
 use crate::data::{Sample, line_samples, read_lines};
 use crate::model::{Model, Params, sigmoid};
 
-#[derive(Clone, Debug)]
+/// `training train`'s arguments (the weights' file aside).
+#[derive(Clone, Debug, clap::Args)]
 pub struct TrainArgs {
+    #[arg(long, value_enum)]
     pub game: GameArg,
-    pub data: Vec<std::path::PathBuf>,
+    /// Data files from `selfplay`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The net's name (its file is <name>.nnue).
+    #[arg(long)]
     pub name: String,
+    /// Hidden units per point of view.
+    #[arg(long, default_value_t = 32)]
     pub hidden: usize,
-    pub dense: bool,
+    /// Leave out the dense inputs (the linear evaluation's features).
+    #[arg(long)]
+    pub no_dense: bool,
+    #[arg(long, default_value_t = 30)]
     pub epochs: usize,
+    #[arg(long, default_value_t = 16384)]
     pub batch: usize,
+    #[arg(long, default_value_t = 0.002)]
     pub lr: f32,
+    /// Weight of the search's score in the target (the rest: the result).
+    #[arg(long, default_value_t = 0.5)]
     pub lambda: f32,
-    /// Decoupled weight decay (AdamW) of the first layer, `D` and `w2`.
+    /// Decoupled weight decay of the first layer, D and w2 (AdamW).
+    #[arg(long, default_value_t = 0.0)]
     pub wd: f32,
+    /// Plies skipped at the start of each game.
+    #[arg(long, default_value_t = 6)]
     pub skip: usize,
+    /// One game in this many is held out (0: none).
+    #[arg(long, default_value_t = 10)]
     pub holdout: usize,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
@@ -236,7 +258,7 @@ pub fn train(a: &TrainArgs, threads: usize) -> Result<Model, String> {
             rebus_nnue::DENSE,
         ),
     };
-    let dense = if a.dense { ndense } else { 0 };
+    let dense = if a.no_dense { 0 } else { ndense };
     let mut norm = vec![1.0f32; dense];
     let mut fmax = vec![0i32; dense];
     for (kk, (n, m)) in norm.iter_mut().zip(fmax.iter_mut()).enumerate() {
@@ -259,7 +281,7 @@ pub fn train(a: &TrainArgs, threads: usize) -> Result<Model, String> {
         k,
         norm,
         fmax,
-        a.dense.then_some(lin),
+        (!a.no_dense).then_some(lin),
         a.seed,
     );
     let (lt, lr) = linear_losses(valid, k, a.lambda);
