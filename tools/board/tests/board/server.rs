@@ -111,6 +111,16 @@ fn wait_until(board: &Board, what: &str, f: impl Fn(&Value) -> bool) -> Value {
     }
 }
 
+/// A new game of two humans (`game`: the fields of `/api/new` but the
+/// players); the board's state after it.
+fn new_human_game(board: &Board, mut game: Value) -> Value {
+    game["players"] =
+        json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
+    let (status, s) = post(board, "/api/new", game);
+    assert_eq!(status, 200, "{s}");
+    s
+}
+
 #[test]
 fn serves_the_page_and_refuses_bad_requests_with_4xx() {
     let b = start(&[]);
@@ -149,13 +159,7 @@ fn serves_the_page_and_refuses_bad_requests_with_4xx() {
     assert_eq!(status, 400);
     assert!(v["error"].as_str().unwrap().contains("genius"));
 
-    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
-    let (status, _) = post(
-        &b,
-        "/api/new",
-        json!({"game": "rekushu", "size": 5, "players": humans}),
-    );
-    assert_eq!(status, 200);
+    new_human_game(&b, json!({"game": "rekushu", "size": 5}));
     let before = state(&b);
     let (status, v) = post(&b, "/api/move", json!({"move": "Z9"}));
     assert_eq!(status, 400, "{v}");
@@ -198,13 +202,7 @@ fn serves_the_page_and_refuses_bad_requests_with_4xx() {
 #[test]
 fn records_are_saved_and_loaded() {
     let b = start(&[]);
-    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
-    let (status, _) = post(
-        &b,
-        "/api/new",
-        json!({"game": "rekushu", "size": 6, "players": humans}),
-    );
-    assert_eq!(status, 200);
+    new_human_game(&b, json!({"game": "rekushu", "size": 6}));
     for m in ["A1", "F6", "B1", "F5", "A2", "E6", "B2:A1-B2"] {
         let (status, v) = post(&b, "/api/move", json!({"move": m}));
         assert_eq!(status, 200, "{m}: {v}");
@@ -324,13 +322,7 @@ fn analysis_of(events: &mut impl BufRead, ply: usize) -> Value {
 #[test]
 fn analysis_follows_the_game_with_moves_decoded() {
     let b = start(&[]);
-    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
-    let (status, _) = post(
-        &b,
-        "/api/new",
-        json!({"game": "rekushu", "size": 6, "players": humans}),
-    );
-    assert_eq!(status, 200);
+    new_human_game(&b, json!({"game": "rekushu", "size": 6}));
     let mut s = TcpStream::connect(&b.addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(60))).ok();
     write!(
@@ -356,13 +348,7 @@ fn analysis_follows_the_game_with_moves_decoded() {
 #[test]
 fn rebus_chains_are_checked_step_by_step() {
     let b = start(&[]);
-    let humans = json!([{"kind": "human", "level": "easy"}, {"kind": "human", "level": "easy"}]);
-    let (status, s) = post(
-        &b,
-        "/api/new",
-        json!({"game": "rebus", "start": "standard", "players": humans}),
-    );
-    assert_eq!(status, 200);
+    let s = new_human_game(&b, json!({"game": "rebus", "start": "standard"}));
     // d3 (square 21) is Red's Star: it reaches d5 (39), two ranks up.
     assert_eq!(s["points"][21], "d3");
     assert!(
