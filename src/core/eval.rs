@@ -30,13 +30,13 @@ pub const DRAW: i32 = 0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalParams {
     /// REBUS: the search considers every chain set and every nomination that
-    /// can matter (`mike`); when false, chains are capped per start square and
+    /// can matter (`hard` and `mike`, at the root); when false, chains are capped per start square and
     /// only the few most valuable nominations are tried (see
     /// `games::rebus::searchgen`).
     pub exact_chains: bool,
     /// With `exact_chains`: the root move list is exact, the tree below it is
-    /// pruned as without (`mike`: every distinct move is considered for play,
-    /// while the tree stays as narrow as `hard`'s). The searcher says which
+    /// pruned as without (`hard` and `mike`: every distinct move is considered
+    /// for play, while the tree stays narrow). The searcher says which
     /// list it asks for ([`ListAt`]); the game decides what that means.
     pub exact_at_root_only: bool,
     /// REBUS: bonus (centi-units) for each lock held, in the evaluation and in
@@ -86,7 +86,7 @@ impl Default for EvalParams {
 
 /// Where a search move list is made: at the root (the moves the engine may
 /// play) or below it. A game may list the root more fully than the tree
-/// (REBUS `mike`: [`EvalParams::exact_at_root_only`]); the searcher only says
+/// (REBUS `hard` and `mike`: [`EvalParams::exact_at_root_only`]); the searcher only says
 /// which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListAt {

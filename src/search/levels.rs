@@ -92,11 +92,14 @@ impl Level {
             threads: 1,
             tt_mb: 64,
             resign: Resign::Behind(50),
-            // Below `mike`, REBUS prunes chain sets and nominations in search.
+            // `hard` and `mike` list REBUS roots exactly (every chain set,
+            // every nomination that can matter) and search below them with
+            // pruned lists; a lock of lead is worth half a square more and
+            // locks are tried first. `easy` and `medium` prune the root too.
             eval: EvalParams {
-                exact_chains: false,
-                exact_at_root_only: false,
-                lock_bonus: 0,
+                exact_chains: true,
+                exact_at_root_only: true,
+                lock_bonus: 50,
                 eval: EvalChoice::Game,
             },
         };
@@ -135,12 +138,6 @@ impl Level {
                 threads: all_cores,
                 tt_mb: 256,
                 resign: Resign::Off,
-                eval: EvalParams {
-                    exact_chains: true,
-                    exact_at_root_only: true,
-                    lock_bonus: 50,
-                    eval: EvalChoice::Game,
-                },
                 ..base
             },
         }
@@ -290,6 +287,14 @@ mod tests {
         assert!(mike.tt_mb > Level::Hard.config().tt_mb);
         assert!(easy.move_time < mike.move_time);
         assert_eq!(Level::Hard.config().noise_margin, 0);
+        // REBUS: `hard` and `mike` list the root exactly and value locks;
+        // `easy` and `medium` prune the root too.
+        let hard = Level::Hard.config().eval;
+        assert!(hard.exact_chains && hard.exact_at_root_only && hard.lock_bonus > 0);
+        assert_eq!(mike.eval, hard);
+        for l in [Level::Easy, Level::Medium] {
+            assert!(!l.config().eval.exact_chains && l.config().eval.lock_bonus == 0);
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //!   at five can gain no Star, and Stars reach two squares);
 //! - **locks**: each locked square is safe but cannot attack; a lock one
 //!   covered edge from breaking (threshold 2 mixed, 3 uniform) loses most of
-//!   that; `EvalParams::lock_bonus` adds per lock held (`mike`);
+//!   that; `EvalParams::lock_bonus` adds per lock held (`hard`, `mike`);
 //! - **threats**: own squares the opponent could take next turn (first capture
 //!   or chain step; what the opponent captured last turn is protected only
 //!   against us), opponent squares we can take now (protection counts), Green
@@ -181,8 +181,8 @@ impl Position {
 }
 
 /// Whether a search list is exact (every chain set, every nomination that can
-/// matter) where the searcher asks for it: `mike` lists its root exactly and,
-/// with `exact_at_root_only`, the tree as `hard` does.
+/// matter) where the searcher asks for it: `hard` and `mike` list the root
+/// exactly and, with `exact_at_root_only`, the tree pruned.
 fn exact_list(params: &EvalParams, at: ListAt) -> bool {
     params.exact_chains && (at == ListAt::Root || !params.exact_at_root_only)
 }

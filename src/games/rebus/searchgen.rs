@@ -9,14 +9,16 @@
 //! next turn leaves its replies, and so every position after them, exactly as
 //! without the nomination. So:
 //!
-//! - **exact** (`EvalParams::exact_chains`, `mike`): every chain set (up to the
+//! - **exact** (`EvalParams::exact_chains`; `hard` and `mike` at the root):
+//!   every chain set (up to the
 //!   safety valve [`EXACT_CHAIN_STATES_PER_START`], which only huge clusters
 //!   reach), each bare
 //!   and with every nomination of a square the opponent might capture next turn
 //!   ([`Position::nominees_that_matter`], a superset of the squares that can
 //!   matter). No move is lost up to this equivalence: the search sees a move
 //!   of equal value for every legal move.
-//! - **pruned** (below `mike`): the same nominations, but only the
+//! - **pruned** (below the root; `easy` and `medium` everywhere): the same
+//!   nominations, but only the
 //!   [`NOMINATIONS_KEPT`] most valuable; and chain sets found by a search
 //!   capped at [`CHAIN_STATES_PER_START`] (set, end) states per start square
 //!   (every single capture is always kept, and in clusters of a few squares
@@ -33,14 +35,14 @@ use super::square::{ALL, SquareSet, Squares, bit, orth};
 use super::tile::{NUM_PLAYER_SYMBOLS, NUM_SYMBOLS, Owner, STAR, Symbol};
 use crate::core::Status;
 
-/// Nominations tried per capture set below `mike`.
+/// Nominations tried per capture set in a pruned list.
 pub const NOMINATIONS_KEPT: usize = 2;
-/// (set, end) states explored per start square of a chain below `mike`.
+/// (set, end) states explored per start square of a chain in a pruned list.
 pub const CHAIN_STATES_PER_START: usize = 64;
 /// The safety valve of exact mode: (set, end) states explored per start square.
 /// Only a same-symbol cluster of about twenty squares or more reaches it (a 4×4
 /// cluster has fewer states from any start); there, enumerating every chain set
-/// at every node could take seconds per move list, so `mike` caps it too.
+/// could take seconds per move list, so exact mode caps it too.
 pub const EXACT_CHAIN_STATES_PER_START: usize = 1 << 14;
 
 impl Position {
@@ -204,7 +206,7 @@ impl Position {
     }
 }
 
-/// States explored per chain start square in exact (`mike`) or pruned mode.
+/// States explored per chain start square in exact or pruned mode.
 fn chain_cap(exact: bool) -> usize {
     if exact {
         EXACT_CHAIN_STATES_PER_START
