@@ -83,6 +83,13 @@ impl Level {
 
     pub fn config(self) -> LevelConfig {
         let all_cores = hardware_threads();
+        // `easy` and `medium`: REBUS lists pruned at the root too, no lock bonus.
+        let pruned = EvalParams {
+            exact_chains: false,
+            exact_at_root_only: false,
+            lock_bonus: 0,
+            eval: EvalChoice::Game,
+        };
         let base = LevelConfig {
             level: self,
             move_time: Duration::from_millis(1000),
@@ -95,7 +102,7 @@ impl Level {
             // `hard` and `mike` list REBUS roots exactly (every chain set,
             // every nomination that can matter) and search below them with
             // pruned lists; a lock of lead is worth half a square more and
-            // locks are tried first. `easy` and `medium` prune the root too.
+            // locks are tried first.
             eval: EvalParams {
                 exact_chains: true,
                 exact_at_root_only: true,
@@ -110,12 +117,7 @@ impl Level {
                 noise_margin: 150,
                 tt_mb: 16,
                 resign: Resign::Behind(20),
-                eval: EvalParams {
-                    exact_chains: false,
-                    exact_at_root_only: false,
-                    lock_bonus: 0,
-                    eval: EvalChoice::Game,
-                },
+                eval: pruned,
                 ..base
             },
             Level::Medium => LevelConfig {
@@ -124,12 +126,7 @@ impl Level {
                 noise_margin: 40,
                 tt_mb: 32,
                 resign: Resign::Behind(30),
-                eval: EvalParams {
-                    exact_chains: false,
-                    exact_at_root_only: false,
-                    lock_bonus: 0,
-                    eval: EvalChoice::Game,
-                },
+                eval: pruned,
                 ..base
             },
             Level::Hard => base,
