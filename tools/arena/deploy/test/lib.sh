@@ -150,6 +150,26 @@ pids_with() {
 }
 
 no_pids_with() { ! pids_with "$1" > /dev/null; }
+# settled TEXT: no process has TEXT in its command line, and none appears in
+# the next 2 s. When a match over ssh is stopped just as GNU parallel starts a
+# shard, the ssh connection is gone before the remote wrapper has started the
+# arena: it starts it all the same, sees its parent gone and ends it at once.
+settled() {
+  local i
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    no_pids_with "$1" || return 1
+    sleep 0.2
+  done
+}
+# none_left TEXT: as no_pids_with, and when some process is left it is shown
+# (id, parent, seconds alive, command line) on stderr, for the failure's log.
+none_left() {
+  local pids
+  pids=$(pids_with "$1") || return 0
+  # shellcheck disable=SC2086
+  ps -o pid=,ppid=,etimes=,args= -p "$(echo $pids | tr ' ' ,)" >&2 || true
+  return 1
+}
 
 # same_match A.json B.json: the two summaries hold the same games (index,
 # round, colours, result, reason, fault, plies, score) and the same W/L/D,

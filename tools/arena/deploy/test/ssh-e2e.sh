@@ -180,8 +180,8 @@ check "sprt-watch exits 0 on a verdict (exit $watch_status): $(grep -o 'LLR.*' "
   grep -q 'H1 accepted' "$out/prefix.txt"
 check "kill PID stops parallel.sh: exit $status, '$(grep -o 'stopped by [A-Z]*' "$D/log/p3.txt")'" \
   test "$status" -eq 130
-wait_until 10 "the arenas of the stopped match end" no_pids_with "$out/"
-check "no arena of the match is left, here or over ssh" no_pids_with "$out/"
+wait_until 20 "the arenas of the stopped match end and no late one starts" settled "$out/"
+check "no arena of the match is left, here or over ssh" none_left "$out/"
 # A shard's arena writes its state file's header as it starts (the joblog
 # has only the jobs that ended).
 begun=$(find "$out" -maxdepth 1 -name 'shard-*.state' | wc -l)
@@ -215,8 +215,8 @@ status=0
 wait "$pp" || status=$?
 check "kill PID while shards 1 and 2 run: parallel.sh exits $status, '$(grep -o 'stopped by [A-Z]*' "$D/log/p4-first.txt")'" \
   test "$status" -eq 130
-wait_until 10 "the arenas of the stopped match end" no_pids_with "$out/"
-check "no arena of the match is left, here or over ssh" no_pids_with "$out/"
+wait_until 20 "the arenas of the stopped match end and no late one starts" settled "$out/"
+check "no arena of the match is left, here or over ssh" none_left "$out/"
 summary() { if [ -f "$1" ]; then status_of "$1"; else echo "no summary"; fi; }
 saved=$(for i in 1 2 3 4; do
   echo "shard $i: $(games_in "$out/shard-$i.state") games, $(summary "$out/shard-$i.json");"
