@@ -30,14 +30,14 @@ pub const DRAW: i32 = 0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalParams {
     /// REBUS: the search considers every chain set and every nomination that
-    /// can matter (`hard` and `mike`, at the root); when false, chains are capped per start square and
-    /// only the few most valuable nominations are tried (see
-    /// `games::rebus::searchgen`).
+    /// can matter (`hard` and `mike`, at the root); when false, chains are
+    /// capped per start square and only the few most valuable nominations are
+    /// tried (see `games::rebus::searchgen`).
     pub exact_chains: bool,
     /// With `exact_chains`: the root move list is exact, the tree below it is
     /// pruned as without (`hard` and `mike`: every distinct move is considered
-    /// for play, while the tree stays narrow). The searcher says which
-    /// list it asks for ([`ListAt`]); the game decides what that means.
+    /// for play, while the tree stays narrow). The searcher says which list it
+    /// asks for ([`ListAt`]); the game decides what that means.
     pub exact_at_root_only: bool,
     /// REBUS: bonus (centi-units) for each lock held, in the evaluation and in
     /// move ordering (locks are then tried first); 0 = neutral.
@@ -86,8 +86,8 @@ impl Default for EvalParams {
 
 /// Where a search move list is made: at the root (the moves the engine may
 /// play) or below it. A game may list the root more fully than the tree
-/// (REBUS `hard` and `mike`: [`EvalParams::exact_at_root_only`]); the searcher only says
-/// which.
+/// (REBUS `hard` and `mike`: [`EvalParams::exact_at_root_only`]); the
+/// searcher only says which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListAt {
     Root,

@@ -10,19 +10,18 @@
 //! without the nomination. So:
 //!
 //! - **exact** (`EvalParams::exact_chains`; `hard` and `mike` at the root):
-//!   every chain set (up to the
-//!   safety valve [`EXACT_CHAIN_STATES_PER_START`], which only huge clusters
-//!   reach), each bare
-//!   and with every nomination of a square the opponent might capture next turn
+//!   every chain set (up to the safety valve [`EXACT_CHAIN_STATES_PER_START`],
+//!   which only huge clusters reach), each bare and with every nomination of a
+//!   square the opponent might capture next turn
 //!   ([`Position::nominees_that_matter`], a superset of the squares that can
-//!   matter). No move is lost up to this equivalence: the search sees a move
-//!   of equal value for every legal move.
+//!   matter). No move is lost up to this equivalence: the search sees a move of
+//!   equal value for every legal move.
 //! - **pruned** (below the root; `easy` and `medium` everywhere): the same
-//!   nominations, but only the
-//!   [`NOMINATIONS_KEPT`] most valuable; and chain sets found by a search
-//!   capped at [`CHAIN_STATES_PER_START`] (set, end) states per start square
-//!   (every single capture is always kept, and in clusters of a few squares
-//!   every set is found), so a large same-symbol cluster cannot explode.
+//!   nominations, but only the [`NOMINATIONS_KEPT`] most valuable; and chain
+//!   sets found by a search capped at [`CHAIN_STATES_PER_START`] (set, end)
+//!   states per start square (every single capture is always kept, and in
+//!   clusters of a few squares every set is found), so a large same-symbol
+//!   cluster cannot explode.
 //!
 //! Every move produced is legal, and the list is non-empty whenever the legal
 //! list is (pass when no capture, the locks, and every capture has its bare form).

@@ -138,7 +138,7 @@ check "sprt-watch exits 0 on a verdict (exit $watch_status)" test "$watch_status
 check "the verdict is H1: $(grep -o 'LLR.*' "$out/prefix.txt")" grep -q 'H1 accepted' "$out/prefix.txt"
 wait_until 60 "job $job leaves the queue after scancel" job_gone "$job"
 check "after scancel, squeue shows nothing of job $job" job_gone "$job"
-check "no arena process of job $job is left" no_pids_with "$out/"
+check "no arena process of job $job is left" none_left "$out/"
 k=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["shards"]))' "$out/prefix.json")
 say "at the verdict, shards 1..$k had finished; squeue then held: $(tr '\n' ',' < "$out/at-cancel.txt")"
 check "scancel found shards still queued or running" grep -qE 'PENDING|RUNNING' "$out/at-cancel.txt"
