@@ -15,7 +15,7 @@
 //! 6. [`protocol`] — a line in, a typed command, the engine, a typed reply, text out.
 //!    No terminal I/O (only `savegame`/`loadgame` touch files, the ones they
 //!    are given).
-//! 7. [`bench`] — the fixed positions and depths of `tessera bench`;
+//! 7. [`mod@bench`] — the fixed positions and depths of `tessera bench`;
 //!    [`cli`] — the reports of `tessera perft`, `solve`, `bench`;
 //!    [`analysis`] — `tessera analyze`: every position of a record searched,
 //!    each move's loss against the engine's best.

@@ -1,6 +1,6 @@
 //! One game in progress as the protocol sees it: the position, the moves played
 //! (for `undo`), and the game-independent commands over any [`Game`] with
-//! [`Notation`]. Every method either succeeds or leaves the session exactly as
+//! [`Notation`](crate::core::game::Notation). Every method either succeeds or leaves the session exactly as
 //! it was.
 
 use super::{CommandError, ErrorKind};

@@ -23,7 +23,7 @@ pub fn bench<G: Evaluate>(positions: &[G], depth: u32, tt_mb: usize) -> BenchRep
     bench_at(positions, depth, tt_mb, Level::Hard)
 }
 
-/// [`bench`] at `level`: its search and evaluation switches, without its
+/// [`bench()`] at `level`: its search and evaluation switches, without its
 /// randomness, on one thread (so deterministic, whatever the level's threads).
 pub fn bench_at<G: Evaluate>(
     positions: &[G],

@@ -343,7 +343,7 @@ impl Position {
     }
 
     /// Why a finished game ended, checked in the order of
-    /// [`Position::compute_status`]: `yield`, `51`, `turn-limit`, `no-captures`.
+    /// `Position::compute_status`: `yield`, `51`, `turn-limit`, `no-captures`.
     pub fn end_reason(&self) -> &'static str {
         if self.yielded.is_some() {
             "yield"
