@@ -1,7 +1,7 @@
 //! One game in progress as the protocol sees it: the position, the moves played
 //! (for `undo`), and the game-independent commands over any [`Game`] with
-//! [`Notation`](crate::core::game::Notation). Every method either succeeds or leaves the session exactly as
-//! it was.
+//! [`Notation`](crate::core::game::Notation). Every method either succeeds or
+//! leaves the session exactly as it was.
 
 use super::{CommandError, ErrorKind};
 use crate::core::perft::{perft, perft_divide};
