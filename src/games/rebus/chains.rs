@@ -54,8 +54,8 @@ pub fn for_each_chain_set_capped(
 const STATES_PER_CHECK: usize = 1024;
 
 /// Whether a long enumeration may go on: asks its question once every
-/// `STATES_PER_CHECK` (1024) states (counted across calls), and once the answer is
-/// no, stays cut. A huge same-symbol cluster holds millions of chain states;
+/// `STATES_PER_CHECK` states (counted across calls), and once the answer is no,
+/// stays cut. A huge same-symbol cluster holds millions of chain states;
 /// this is how a move list made under a clock, or one a `stop` interrupts,
 /// ends in time.
 pub struct Cutoff<'a> {
