@@ -50,22 +50,33 @@ fn result_text(s: Status) -> &'static str {
     }
 }
 
-/// Plays one game from `pos` and appends its moves, scores and result to
-/// `line` (after the header the caller wrote).
-fn play<G: Evaluate + Notation>(mut pos: G, sp: &SelfPlay, seed: u64, head: String) -> String {
-    let mut rng = SplitMix64::new(seed ^ 0x5E1F_91A7);
-    let mut searcher = Searcher::<G>::new(16);
+/// How self-play searches: `hard` on one thread, a small table, no noise of
+/// its own, the chosen evaluation, and no REBUS lock bonus, so that the scores
+/// are the evaluation's own: the engine adds the level's bonus on top of
+/// either evaluation, and a net that learned it from the labels would count
+/// every lock twice.
+fn selfplay_config(learned: bool) -> LevelConfig {
     let mut config = LevelConfig {
         threads: 1,
         noise_margin: 0,
         tt_mb: 16,
         ..Level::Hard.config()
     };
-    config.eval.eval = if sp.learned {
+    config.eval.lock_bonus = 0;
+    config.eval.eval = if learned {
         EvalChoice::Learned
     } else {
         EvalChoice::Linear
     };
+    config
+}
+
+/// Plays one game from `pos` and appends its moves, scores and result to
+/// `line` (after the header the caller wrote).
+fn play<G: Evaluate + Notation>(mut pos: G, sp: &SelfPlay, seed: u64, head: String) -> String {
+    let mut rng = SplitMix64::new(seed ^ 0x5E1F_91A7);
+    let mut searcher = Searcher::<G>::new(16);
+    let config = selfplay_config(sp.learned);
     let stop = AtomicBool::new(false);
     let limits = Limits::nodes(sp.nodes);
     let mut moves = Vec::new();
@@ -249,4 +260,20 @@ pub fn read_lines(files: &[impl AsRef<Path>]) -> Result<Vec<String>, String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selfplay_scores_leave_out_the_lock_bonus() {
+        assert!(
+            Level::Hard.config().eval.lock_bonus > 0,
+            "nothing to leave out"
+        );
+        assert_eq!(selfplay_config(false).eval.lock_bonus, 0);
+        assert_eq!(selfplay_config(true).eval.lock_bonus, 0);
+        assert_eq!(selfplay_config(true).eval.eval, EvalChoice::Learned);
+    }
 }
