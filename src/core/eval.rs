@@ -60,6 +60,18 @@ pub enum EvalChoice {
     Learned,
 }
 
+impl EvalChoice {
+    /// The learned evaluation when `learned`, else the linear one: a forced
+    /// choice, as `setoption eval` and the training tool make it.
+    pub fn learned_if(learned: bool) -> EvalChoice {
+        if learned {
+            EvalChoice::Learned
+        } else {
+            EvalChoice::Linear
+        }
+    }
+}
+
 impl EvalParams {
     /// Whether to score with the learned evaluation, for a game whose own
     /// choice is `game_default`.

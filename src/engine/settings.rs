@@ -190,11 +190,7 @@ impl Settings {
             c.resign = r;
         }
         if let Some(l) = self.overrides.learned {
-            c.eval.eval = if l {
-                EvalChoice::Learned
-            } else {
-                EvalChoice::Linear
-            };
+            c.eval.eval = EvalChoice::learned_if(l);
         }
         c
     }

@@ -63,11 +63,7 @@ fn selfplay_config(learned: bool) -> LevelConfig {
         ..Level::Hard.config()
     };
     config.eval.lock_bonus = 0;
-    config.eval.eval = if learned {
-        EvalChoice::Learned
-    } else {
-        EvalChoice::Linear
-    };
+    config.eval.eval = EvalChoice::learned_if(learned);
     config
 }
 

@@ -283,11 +283,7 @@ fn speed_of<G: Evaluate>(positions: &[G], depth: u32, learned: bool, repeat: usi
         noise_margin: 0,
         ..Level::Hard.config()
     };
-    config.eval.eval = if learned {
-        EvalChoice::Learned
-    } else {
-        EvalChoice::Linear
-    };
+    config.eval.eval = EvalChoice::learned_if(learned);
     let stop = AtomicBool::new(false);
     let mut best = f64::INFINITY;
     let mut nodes = 0;
