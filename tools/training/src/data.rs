@@ -71,8 +71,8 @@ fn selfplay_config(learned: bool) -> LevelConfig {
 /// `line` (after the header the caller wrote).
 fn play<G: Evaluate + Notation>(mut pos: G, sp: &SelfPlay, seed: u64, head: String) -> String {
     let mut rng = SplitMix64::new(seed ^ 0x5E1F_91A7);
-    let mut searcher = Searcher::<G>::new(16);
     let config = selfplay_config(sp.learned);
+    let mut searcher = Searcher::<G>::new(config.tt_mb);
     let stop = AtomicBool::new(false);
     let limits = Limits::nodes(sp.nodes);
     let mut moves = Vec::new();
