@@ -83,29 +83,29 @@ impl Position {
         self.capture_map_with(attackers, eligible).all & nominable
     }
 
-    /// The nominees the search tries, in square order: all of
-    /// [`Position::nominees_that_matter`] when `exact`, else the most valuable few.
-    pub fn search_nominees(&self, exact: bool) -> Vec<u8> {
+    /// The nominees the search tries: all of
+    /// [`Position::nominees_that_matter`] when `exact`, else the most valuable
+    /// few (ties to the lower square). A set, so a move list allocates nothing.
+    pub fn search_nominees(&self, exact: bool) -> SquareSet {
         let matter = self.nominees_that_matter();
         if exact || matter.count_ones() as usize <= NOMINATIONS_KEPT {
-            return Squares(matter).collect();
+            return matter;
         }
-        let mut scored: Vec<(i32, u8)> = Squares(matter)
-            .map(|n| {
-                let t = self.visible[n as usize].symbol;
-                let linked = (orth(bit(n)) & matter & self.sym[t as usize]).count_ones() as i32;
-                let star = if t == STAR { 150 } else { 0 };
-                (100 + star + 40 * linked, n)
-            })
-            .collect();
-        // Best first; ties by square, so the choice is deterministic.
-        scored.sort_by_key(|&(v, n)| (std::cmp::Reverse(v), n));
-        let mut kept: Vec<u8> = scored
-            .iter()
-            .take(NOMINATIONS_KEPT)
-            .map(|&(_, n)| n)
-            .collect();
-        kept.sort_unstable();
+        let value = |n: u8| {
+            let t = self.visible[n as usize].symbol;
+            let linked = (orth(bit(n)) & matter & self.sym[t as usize]).count_ones() as i32;
+            let star = if t == STAR { 150 } else { 0 };
+            100 + star + 40 * linked
+        };
+        let mut left = matter;
+        let mut kept: SquareSet = 0;
+        for _ in 0..NOMINATIONS_KEPT {
+            let best = Squares(left).max_by_key(|&n| (value(n), std::cmp::Reverse(n)));
+            if let Some(n) = best {
+                kept |= bit(n);
+                left &= !bit(n);
+            }
+        }
         kept
     }
 
@@ -173,12 +173,12 @@ impl Position {
         // Sets are emitted once a start's search ends, so the moves to come
         // are counted by the states explored: at most one set each.
         let listed = std::cell::Cell::new(0);
-        let per_set = 1 + nominees.len();
+        let per_set = 1 + nominees.count_ones() as usize;
         let mut ask = |states: usize| keep_going(listed.get() + states * per_set);
         let mut cutoff = Cutoff::new(&mut ask);
         self.for_each_capture_capped(chain_cap(exact), &mut cutoff, |symbol, squares| {
             out.push(Move::capture(symbol, squares, None));
-            for &n in &nominees {
+            for n in Squares(nominees) {
                 out.push(Move::capture(symbol, squares, Some(n)));
             }
             listed.set(out.len() - first);
