@@ -126,6 +126,63 @@ fn stop_before_start_still_gives_a_legal_move() {
     assert!(legal_moves(&pos).contains(&r.best_move.expect("a move")));
 }
 
+/// A search stopped in the middle of an iteration answers the last completed
+/// iteration's move, unless the stopped iteration has already searched another
+/// move to the end and found it better than that one: then that move, with the
+/// stopped iteration's depth. One thread and a node limit make the stop
+/// reproducible: until it, the search walks the same tree as one to a fixed
+/// depth, so each node limit between the totals of depth d − 1 and depth d
+/// stops the iteration of depth d.
+#[test]
+fn a_stopped_iteration_answers_a_better_move_it_found() {
+    use tessera::search::params::CHECK_EVERY;
+    let mut rng = SplitMix64::new(5);
+    let mut positions = ConnectFour::bench_positions();
+    while positions.len() < 12 {
+        let mut g = ConnectFour::new();
+        for _ in 0..4 + rng.below(8) {
+            let moves = legal_moves(&g);
+            g.make_move(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        if g.status() == Status::Ongoing {
+            positions.push(g);
+        }
+    }
+    let (mut stopped, mut changed) = (0, 0);
+    for pos in &positions {
+        let mut last = run(pos, &Limits::depth(1), &hard1());
+        for depth in 2..=12 {
+            let full = run(pos, &Limits::depth(depth), &hard1());
+            // The limit is looked at every `CHECK_EVERY` nodes: the search
+            // stops at most that far past it, before depth d ends.
+            let span = full.nodes.saturating_sub(last.nodes + 2 * CHECK_EVERY);
+            for k in (0..10).filter(|_| span > 0) {
+                let nodes = last.nodes + 1 + span * k / 10;
+                let r = run(pos, &Limits::nodes(nodes), &hard1());
+                stopped += 1;
+                if r.depth == depth {
+                    changed += 1;
+                    assert_ne!(r.best_move, last.best_move, "{pos:?} at {nodes} nodes");
+                    assert_eq!(r.pv.first(), r.best_move.as_ref());
+                } else {
+                    assert_eq!(r.depth, depth - 1, "{pos:?} at {nodes} nodes");
+                    assert_eq!(
+                        (r.best_move, r.score),
+                        (last.best_move, last.score),
+                        "{pos:?} at {nodes} nodes"
+                    );
+                }
+            }
+            last = full;
+        }
+    }
+    assert!(
+        changed > 0,
+        "no stopped iteration changed its move ({stopped} stops)"
+    );
+    eprintln!("{changed} of {stopped} stopped iterations answered a better move");
+}
+
 #[test]
 fn node_limit_is_respected() {
     let r = run(&ConnectFour::new(), &Limits::nodes(20_000), &hard1());

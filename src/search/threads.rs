@@ -134,7 +134,9 @@ pub(crate) fn search<G: Evaluate>(
     // The deepest iteration of any thread; one not reported yet is reported
     // now, so that the last `info` line is the result's.
     let completed = match (completed, helper) {
-        (Some(m), Some(h)) if h.depth > m.depth => Some(h),
+        // A helper's whole iteration beats the main thread's stopped one of
+        // the same depth.
+        (Some(m), Some(h)) if h.depth > m.depth || (h.depth == m.depth && m.partial) => Some(h),
         (None, Some(h)) => Some(h),
         (m, _) => m,
     };

@@ -70,6 +70,32 @@ struct RootMove<M> {
     base: Option<M>,
 }
 
+/// The result of the iteration of `depth`, stopped before its end after it
+/// found `leader` better than the best move of `last`, the iteration before:
+/// `leader`'s move first, the other root moves as `last` left them.
+fn partial<M: Copy + PartialEq>(
+    depth: u32,
+    last: &Completed<M>,
+    leader: Leader<M>,
+) -> Completed<M> {
+    let mv = leader.pv[0];
+    let mut root_moves = Vec::with_capacity(last.root_moves.len());
+    root_moves.push(RootMoveInfo {
+        mv,
+        score: leader.score,
+        exact: true,
+    });
+    root_moves.extend(last.root_moves.iter().filter(|r| r.mv != mv).cloned());
+    Completed {
+        depth,
+        score: leader.score,
+        pv: leader.pv,
+        root_moves,
+        lines: Vec::new(),
+        partial: true,
+    }
+}
+
 /// What a worker tells its caller after an iteration.
 pub(crate) enum Iteration<'c, M> {
     /// The worker completed this iteration.
@@ -79,7 +105,8 @@ pub(crate) enum Iteration<'c, M> {
     Superseded,
 }
 
-/// The result of the last completed iteration.
+/// The result of the last completed iteration, or of an iteration stopped
+/// after it found a move better than the last completed one's (`partial`).
 #[derive(Clone, Debug)]
 pub(crate) struct Completed<M> {
     pub depth: u32,
@@ -89,6 +116,20 @@ pub(crate) struct Completed<M> {
     /// Multi-PV only: the lines of the first `multipv` root moves (see
     /// [`crate::search::SearchInfo::lines`]).
     pub lines: Vec<Vec<M>>,
+    /// The iteration of `depth` was stopped before its end: `pv[0]` is a move
+    /// it searched to the end and found better than the best move of the
+    /// iteration before, and the other root moves are as that one left them.
+    pub partial: bool,
+}
+
+/// A root move the iteration under way has searched to the end and found
+/// better than the last completed iteration's best move.
+#[derive(Clone, Debug)]
+struct Leader<M> {
+    /// Exact, or a lower bound where the move failed high.
+    score: i32,
+    /// Its line, the move first.
+    pv: Vec<M>,
 }
 
 pub(crate) struct Worker<'a, G: Evaluate> {
@@ -126,6 +167,11 @@ pub(crate) struct Worker<'a, G: Evaluate> {
     /// ([`Evaluate::root_base`]): each one's refuting reply and score (an
     /// upper bound).
     refuted: AHashMap<G::Move, (G::Move, i32)>,
+    /// The best move of the last completed iteration, while the iteration
+    /// under way looks for a better one (main thread, one line, no noise).
+    prev_best: Option<G::Move>,
+    /// What the iteration under way has found better than `prev_best`.
+    leader: Option<Leader<G::Move>>,
 }
 
 impl<'a, G: Evaluate> Worker<'a, G> {
@@ -158,6 +204,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             null_at: vec![false; MAX_PLY + 2],
             refutation: None,
             refuted: AHashMap::new(),
+            prev_best: None,
+            leader: None,
         }
     }
 
@@ -407,6 +455,16 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 0
             };
             self.refuted.clear();
+            // A move this iteration shows better than the last one's best is
+            // the answer if the iteration is stopped before its end (one
+            // line, no noise: the scores of the other moves are not needed).
+            self.leader = None;
+            self.prev_best = match &completed {
+                Some(c) if self.is_main && margin_now == 0 && self.multipv <= 1 => {
+                    c.root_moves.first().map(|r| r.mv)
+                }
+                _ => None,
+            };
             let score = self.aspiration(depth as i32, prev, margin_now);
             if self.stopped {
                 if std::mem::take(&mut self.superseded)
@@ -418,6 +476,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     self.stopped = false;
                     continue;
                 }
+                if let (Some(last), Some(leader)) = (&completed, self.leader.take()) {
+                    completed = Some(partial(depth, last, leader));
+                }
                 break;
             }
             self.flush_nodes();
@@ -427,6 +488,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 pv: self.pv[0].clone(),
                 root_moves: self.root_move_list(),
                 lines: self.root_lines(),
+                partial: false,
             };
             on_iteration(self, Iteration::Completed(&done));
             // After the report: a thread this supersedes finds the iteration.
@@ -489,6 +551,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.pv[0].clear();
         let mut best = -INFINITY;
         let mut best_index = 0;
+        // A move that beats this pass's first move is better than the last
+        // iteration's best when the first move is that one, or a move this
+        // iteration already showed better than it.
+        let first = self.root_moves[0].mv;
+        let from_best = self.prev_best == Some(first)
+            || self
+                .leader
+                .as_ref()
+                .is_some_and(|l| l.pv.first() == Some(&first));
         let multi = self.multipv > 1;
         // Multi-PV: the exact scores of this pass, best first, at most `multipv`.
         let mut top: Vec<i32> = Vec::new();
@@ -551,6 +622,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 best = score;
                 best_index = i;
                 self.update_pv(0, mv);
+                // Above the floor: not only a bound below the first move's.
+                if i > 0 && from_best && score > floor {
+                    self.leader = Some(Leader {
+                        score,
+                        pv: self.pv[0].clone(),
+                    });
+                }
                 if score >= beta {
                     break;
                 }
