@@ -136,7 +136,7 @@ enum Command {
         after_help = "The value counts the tiles claimed from the position on; the result \
         adds the tiles already claimed. The value is printed as soon as it is proved, then \
         the moves and the line. Boards up to 6x6 (exact keys); the empty 4x4 and 5x5 \
-        boards take well under a second (both are draws: docs/solver.md), some 5x5 \
+        boards take well under a second (both are draws: docs/solved.md), some 5x5 \
         positions of poor play much longer, and the empty 6x6 board is out of reach.\n\n\
         Examples:\n  \
         tessera solve --size 5\n  \

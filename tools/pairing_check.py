@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent check of the solver's pairing strategies (docs/solver.md).
+"""An independent check of the solver's pairing strategies (docs/solved.md).
 
 Given a Rekushu position reached by placements without claims, finds for each
 side (the attacker) whether the other side has a pairing strategy against it:

@@ -1,7 +1,7 @@
 //! Exact solving, above the games: the value of a position under perfect play,
 //! its optimal moves and a principal variation, found by a search that prunes
 //! only what it can prove (no evaluation, no depth limit). Only Rekushu has a
-//! solver (`tessera solve`; what is known: docs/solver.md).
+//! solver (`tessera solve`: docs/solver.md; what is known: docs/solved.md).
 
 pub mod rekushu;
 
