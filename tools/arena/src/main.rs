@@ -73,6 +73,8 @@ shards' --json files with `arena merge` for the verdict (docs/arena-clusters.md)
 Resuming: with --state FILE every finished game is appended to FILE; run the same command again\n\
 after Ctrl-C, SIGTERM or a crash and only the missing games are played. Ctrl-C sends quit to the\n\
 engines and writes the summary of the games so far (exit status 130); a second Ctrl-C exits at once.\n\
+A run interrupted without --state resumes too: the same command with a new --state FILE starts\n\
+FILE with the games of its --json summary.\n\
 Adjudication uses the scores in the engines' genmove summaries (tiles or squares, mover's view).\n\
 Records carry each engine move's summary (depth, score, nodes, time) and the arena's wall time."
 )]
@@ -156,7 +158,8 @@ struct Cli {
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
     /// State file: finished games are appended to it; an existing one of the same match
-    /// is resumed (its games are not played again)
+    /// is resumed (its games are not played again); a new one starts with the games of
+    /// --json FILE if that is the summary of an interrupted run of the same match
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
     /// Folder for one text record per game (the format of protocol.md section 10)
@@ -298,6 +301,7 @@ fn config(cli: Cli) -> Result<(Config, Option<PathBuf>), String> {
             progress: !cli.quiet,
             shard,
             state: cli.state,
+            summary: cli.json.clone(),
         },
         cli.json,
     ))
@@ -407,8 +411,8 @@ fn main() -> ExitCode {
     // The summary file first: an arena stopped because its ssh connection or
     // terminal went away (GNU parallel's --termseq over ssh) cannot print, and
     // must still leave its summary.
-    if let Some(path) = json
-        && let Err(e) = write_json(&summary, &path)
+    if let Some(path) = &json
+        && let Err(e) = write_json(&summary, path)
     {
         say(&format!("arena: {e}"));
         return ExitCode::FAILURE;
@@ -421,10 +425,18 @@ fn main() -> ExitCode {
                 summary.games_played,
                 p.display()
             ),
-            None => format!(
-                "arena: interrupted after {} games (give --state FILE to make a match resumable)",
-                summary.games_played
-            ),
+            None => match &json {
+                Some(j) if summary.games_played > 0 => format!(
+                    "arena: interrupted after {} games; the same command with --state FILE resumes, \
+                     taking them from '{}'",
+                    summary.games_played,
+                    j.display()
+                ),
+                _ => format!(
+                    "arena: interrupted after {} games (give --state FILE to make a match resumable)",
+                    summary.games_played
+                ),
+            },
         });
         return ExitCode::from(130);
     }

@@ -6,21 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
-
-use crate::tournament::{GameReport, MatchInfo, Summary, summarize};
-
-/// The part of a summary the merge reads.
-#[derive(Deserialize)]
-struct Input {
-    #[serde(rename = "match")]
-    info: MatchInfo,
-    shard: Option<String>,
-    #[serde(default)]
-    shards: Vec<String>,
-    status: String,
-    games: Vec<GameReport>,
-}
+use crate::tournament::{GameReport, Summary, SummaryFile, summarize};
 
 /// Merges summaries read from `files` (path, text). Notes about the inputs
 /// (missing shards, interrupted ones) go to `notes`.
@@ -31,7 +17,7 @@ pub fn merge(
 ) -> Result<Summary, String> {
     let mut inputs = Vec::new();
     for (path, text) in files {
-        let input: Input = serde_json::from_str(text).map_err(|e| {
+        let input: SummaryFile = serde_json::from_str(text).map_err(|e| {
             format!("'{path}' is not an arena summary (give the files --json wrote): {e}")
         })?;
         inputs.push((path, input));

@@ -4,7 +4,10 @@
 //! the same match skips the games it lists and plays the rest, so an
 //! interrupted match (Ctrl-C, SIGTERM, a killed machine) loses at most the
 //! games that were in progress, and counts none twice. A last line cut short
-//! by a crash is dropped (its game is played again).
+//! by a crash is dropped (its game is played again). A new state file starts
+//! with the games of the run's JSON summary when that summary is of an
+//! interrupted run of the same match and shard (one started without
+//! `--state`), so such a run can be resumed too.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -13,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::shard::Shard;
-use crate::tournament::{GameReport, MatchInfo};
+use crate::tournament::{GameReport, MatchInfo, SummaryFile};
 
 #[derive(Serialize, Deserialize)]
 struct Header {
@@ -27,6 +30,9 @@ struct Header {
 pub struct StateFile {
     path: PathBuf,
     pub games: Vec<GameReport>,
+    /// What a new file took from an interrupted run's summary, or why it
+    /// took nothing, for the run to say.
+    pub note: Option<String>,
 }
 
 fn show(path: &Path) -> String {
@@ -34,9 +40,15 @@ fn show(path: &Path) -> String {
 }
 
 impl StateFile {
-    /// Opens `path`: creates it with its header, or reads it back and checks
-    /// that it belongs to this match and shard.
-    pub fn open(path: &Path, info: &MatchInfo, shard: Shard) -> Result<StateFile, String> {
+    /// Opens `path`: creates it with its header (and the games of `summary`,
+    /// if that is an interrupted run of this match and shard), or reads it
+    /// back and checks that it belongs to this match and shard.
+    pub fn open(
+        path: &Path,
+        info: &MatchInfo,
+        shard: Shard,
+        summary: Option<&Path>,
+    ) -> Result<StateFile, String> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -48,12 +60,19 @@ impl StateFile {
                 info: info.clone(),
                 shard,
             };
-            let line = serde_json::to_string(&header).map_err(|e| e.to_string())?;
-            std::fs::write(path, line + "\n")
+            let (games, note) = summary
+                .map(|s| interrupted_games(s, path, info, shard))
+                .unwrap_or_default();
+            let mut text = serde_json::to_string(&header).map_err(|e| e.to_string())? + "\n";
+            for g in &games {
+                text += &(serde_json::to_string(g).map_err(|e| e.to_string())? + "\n");
+            }
+            std::fs::write(path, text)
                 .map_err(|e| format!("cannot write the state file '{}': {e}", show(path)))?;
             return Ok(StateFile {
                 path: path.to_path_buf(),
-                games: Vec::new(),
+                games,
+                note,
             });
         }
         let mut lines = text.split_inclusive('\n').peekable();
@@ -116,6 +135,7 @@ impl StateFile {
         Ok(StateFile {
             path: path.to_path_buf(),
             games,
+            note: None,
         })
     }
 
@@ -133,4 +153,56 @@ impl StateFile {
         self.games.push(game.clone());
         Ok(())
     }
+}
+
+/// The games of the JSON summary at `path` if it is of an interrupted run of
+/// this match and shard, and what to say of them; no games otherwise (no
+/// file, a finished run: the run plays every game, and its summary replaces
+/// the file), and why if it is an interrupted run of another match.
+fn interrupted_games(
+    path: &Path,
+    state: &Path,
+    info: &MatchInfo,
+    shard: Shard,
+) -> (Vec<GameReport>, Option<String>) {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return (Vec::new(), None);
+    };
+    let Ok(summary) = serde_json::from_str::<SummaryFile>(&text) else {
+        return (Vec::new(), None);
+    };
+    if summary.status != "interrupted" || summary.games.is_empty() {
+        return (Vec::new(), None);
+    }
+    let this_shard = (!shard.is_all()).then(|| shard.to_string());
+    let mut diffs = summary.info.differences(info, false);
+    if !summary.shards.is_empty() || summary.shard != this_shard {
+        diffs.push(format!(
+            "shard {}, not {}",
+            summary.shard.as_deref().unwrap_or("1/1"),
+            this_shard.as_deref().unwrap_or("1/1")
+        ));
+    }
+    if !diffs.is_empty() {
+        let why = format!(
+            "arena: '{}' is the summary of another interrupted match ({}): the new state file '{}' does not take its games",
+            show(path),
+            diffs.join("; "),
+            show(state)
+        );
+        return (Vec::new(), Some(why));
+    }
+    let mut seen = BTreeSet::new();
+    let games: Vec<GameReport> = summary
+        .games
+        .into_iter()
+        .filter(|g| seen.insert(g.index))
+        .collect();
+    let said = format!(
+        "arena: the new state file '{}' starts with the {} games of the interrupted run in '{}'",
+        show(state),
+        games.len(),
+        show(path)
+    );
+    (games, Some(said))
 }

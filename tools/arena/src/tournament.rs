@@ -59,6 +59,9 @@ pub struct Config {
     pub shard: Shard,
     /// Finished games are appended here; a run with the same file resumes.
     pub state: Option<PathBuf>,
+    /// The run's JSON summary file (`--json`): a new state file starts with
+    /// its games if it is the summary of an interrupted run of this match.
+    pub summary: Option<PathBuf>,
 }
 
 /// What makes two runs the same match: everything that decides which games
@@ -389,6 +392,19 @@ pub struct Summary {
     pub games: Vec<GameReport>,
 }
 
+/// The part of a JSON summary read back: by `arena merge`, and by a new
+/// state file that starts from an interrupted run's games.
+#[derive(Deserialize)]
+pub struct SummaryFile {
+    #[serde(rename = "match")]
+    pub info: MatchInfo,
+    pub shard: Option<String>,
+    #[serde(default)]
+    pub shards: Vec<String>,
+    pub status: String,
+    pub games: Vec<GameReport>,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct EngineSummary {
     pub name: String,
@@ -556,6 +572,9 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
     let (results, workers) = spawn_workers(config, &pairs, todo, &stop);
 
     let progress = Progress::new(config.progress, live.sprt.is_none().then_some(total));
+    if let Some(note) = resume.state.as_ref().and_then(|s| s.note.as_ref()) {
+        progress.line(note);
+    }
     if resume.done > 0 {
         progress.line(&format!(
             "arena: resuming: {} games already played, {} to play",
@@ -617,9 +636,10 @@ impl Resume {
     /// splits `mine`, the shard's games, into those played and those to play.
     fn open(config: &Config, info: &MatchInfo, mine: Vec<u64>) -> Result<Resume, TournamentError> {
         let state = match &config.state {
-            Some(path) => {
-                Some(StateFile::open(path, info, config.shard).map_err(TournamentError::State)?)
-            }
+            Some(path) => Some(
+                StateFile::open(path, info, config.shard, config.summary.as_deref())
+                    .map_err(TournamentError::State)?,
+            ),
             None => None,
         };
         let mut reports: Vec<GameReport> = state.as_ref().map_or(Vec::new(), |s| s.games.clone());

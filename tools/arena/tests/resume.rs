@@ -284,3 +284,141 @@ fn two_sigterms_at_once_still_save_the_summary() {
         processes_with(marker)
     );
 }
+
+/// A run started without `--state` and interrupted is resumed by the same
+/// command with a new `--state` file, which starts with the games of the
+/// run's `--json` summary; a finished run's summary gives it none.
+#[test]
+fn a_run_without_a_state_file_resumes_from_its_summary() {
+    let dir = scratch("resume-summary");
+    let marker = "resume-test-marker-summary-4b9e";
+    let whole_json = dir.join("whole.json");
+    let out = Command::new(ARENA)
+        .args(args_marked(&dir.join("whole.state"), &whole_json, marker))
+        .output()
+        .expect("arena runs");
+    assert!(out.status.success());
+    let whole: Value =
+        serde_json::from_str(&std::fs::read_to_string(&whole_json).expect("json")).expect("json");
+
+    // The same match without --state (and with its progress lines), stopped
+    // by SIGINT once two games have ended.
+    let state = dir.join("s.state");
+    let json = dir.join("s.json");
+    let stateless: Vec<String> = args_marked(&state, &json, marker)
+        .into_iter()
+        .filter(|a| a != "--quiet")
+        .collect();
+    let at = stateless
+        .iter()
+        .position(|a| a == "--state")
+        .expect("--state");
+    let stateless = [&stateless[..at], &stateless[at + 2..]].concat();
+    let mut child = Command::new(ARENA)
+        .args(&stateless)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut err = String::new();
+    let mut ended = 0;
+    while ended < 2 {
+        let line = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("two games end");
+        ended += usize::from(line.starts_with("game "));
+        err += &(line + "\n");
+    }
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .expect("kill")
+            .success()
+    );
+    let status = child.wait().expect("arena ends");
+    reader.join().expect("reader");
+    err.extend(rx.try_iter().map(|l| l + "\n"));
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("the same command with --state FILE resumes"),
+        "{err}"
+    );
+    assert!(!state.exists());
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+    assert_eq!(s["status"], "interrupted");
+    let played = u(&s, "games_played");
+    assert!((2..8).contains(&played), "{err}");
+
+    // Another match's new state file does not take them, and says why.
+    let other_json = dir.join("o.json");
+    std::fs::copy(&json, &other_json).expect("copy");
+    let mut other = args_marked(&dir.join("o.state"), &other_json, marker);
+    let g = other.iter().position(|a| a == "8").expect("--games 8");
+    other[g] = "10".into();
+    let out = Command::new(ARENA)
+        .args(&other)
+        .output()
+        .expect("arena runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("the summary of another interrupted match") && err.contains("games"),
+        "{err}"
+    );
+    assert_eq!(state_games(&dir.join("o.state")).len(), 10);
+
+    // The same command with a new state file plays only the rest.
+    let out = Command::new(ARENA)
+        .args(args_marked(&state, &json, marker))
+        .output()
+        .expect("arena runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "starts with the {played} games of the interrupted run"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{played} games already played, {} to play",
+            8 - played
+        )),
+        "{err}"
+    );
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+    assert_eq!(s["status"], "finished");
+    let mut indices = state_games(&state);
+    indices.sort_unstable();
+    assert_eq!(indices, (1..=8).collect::<Vec<u64>>(), "each game once");
+    assert_eq!(results(&s), results(&whole));
+
+    // A finished run's summary gives a new state file nothing: every game
+    // is played again.
+    std::fs::remove_file(&state).expect("remove");
+    let out = Command::new(ARENA)
+        .args(args_marked(&state, &json, marker))
+        .output()
+        .expect("arena runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("starts with"), "{err}");
+    assert!(!err.contains("already played"), "{err}");
+    assert_eq!(state_games(&state).len(), 8);
+}
