@@ -176,7 +176,9 @@ fn interrupted_games(
     }
     let this_shard = (!shard.is_all()).then(|| shard.to_string());
     let mut diffs = summary.info.differences(info, false);
-    if !summary.shards.is_empty() || summary.shard != this_shard {
+    if !summary.shards.is_empty() {
+        diffs.push(format!("a merge of shards {}", summary.shards.join(" ")));
+    } else if summary.shard != this_shard {
         diffs.push(format!(
             "shard {}, not {}",
             summary.shard.as_deref().unwrap_or("1/1"),
