@@ -213,7 +213,7 @@ fn parse_sprt(args: &[String]) -> Result<Option<Sprt>, String> {
     Ok(Some(sprt))
 }
 
-fn config(cli: Cli) -> Result<(Config, Option<PathBuf>), String> {
+fn config(cli: Cli) -> Result<Config, String> {
     let limits = LimitArgs {
         tc: cli.tc,
         movetime: cli.movetime,
@@ -274,37 +274,34 @@ fn config(cli: Cli) -> Result<(Config, Option<PathBuf>), String> {
             cli.concurrency
         );
     }
-    Ok((
-        Config {
-            kind,
-            engines,
-            format: match cli.format {
-                FormatArg::Gauntlet => Format::Gauntlet,
-                FormatArg::RoundRobin => Format::RoundRobin,
-            },
-            games,
-            sprt,
-            sprt_min_pairs: cli.sprt_min_pairs,
-            concurrency: cli.concurrency.max(1),
-            openings,
-            limits: Limits {
-                timing: Timing {
-                    margin: Duration::from_millis(cli.margin_ms),
-                    stall_grace: Duration::from_millis(cli.stall_ms),
-                    move_timeout,
-                    handshake,
-                },
-                max_plies: cli.max_plies,
-                adjudication,
-            },
-            records: cli.records,
-            progress: !cli.quiet,
-            shard,
-            state: cli.state,
-            summary: cli.json.clone(),
+    Ok(Config {
+        kind,
+        engines,
+        format: match cli.format {
+            FormatArg::Gauntlet => Format::Gauntlet,
+            FormatArg::RoundRobin => Format::RoundRobin,
         },
-        cli.json,
-    ))
+        games,
+        sprt,
+        sprt_min_pairs: cli.sprt_min_pairs,
+        concurrency: cli.concurrency.max(1),
+        openings,
+        limits: Limits {
+            timing: Timing {
+                margin: Duration::from_millis(cli.margin_ms),
+                stall_grace: Duration::from_millis(cli.stall_ms),
+                move_timeout,
+                handshake,
+            },
+            max_plies: cli.max_plies,
+            adjudication,
+        },
+        records: cli.records,
+        progress: !cli.quiet,
+        shard,
+        state: cli.state,
+        summary: cli.json,
+    })
 }
 
 /// Writes the summary as JSON to `path`, whole or not at all: to `path.tmp`
@@ -393,7 +390,7 @@ fn main() -> ExitCode {
         _ => {}
     }
     let cli = Cli::parse_from(args);
-    let (config, json) = match config(cli) {
+    let config = match config(cli) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("arena: {e}");
@@ -411,7 +408,7 @@ fn main() -> ExitCode {
     // The summary file first: an arena stopped because its ssh connection or
     // terminal went away (GNU parallel's --termseq over ssh) cannot print, and
     // must still leave its summary.
-    if let Some(path) = &json
+    if let Some(path) = &config.summary
         && let Err(e) = write_json(&summary, path)
     {
         say(&format!("arena: {e}"));
@@ -425,7 +422,7 @@ fn main() -> ExitCode {
                 summary.games_played,
                 p.display()
             ),
-            None => match &json {
+            None => match &config.summary {
                 Some(j) if summary.games_played > 0 => format!(
                     "arena: interrupted after {} games; the same command with --state FILE resumes, \
                      taking them from '{}'",

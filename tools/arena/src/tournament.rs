@@ -59,8 +59,9 @@ pub struct Config {
     pub shard: Shard,
     /// Finished games are appended here; a run with the same file resumes.
     pub state: Option<PathBuf>,
-    /// The run's JSON summary file (`--json`): a new state file starts with
-    /// its games if it is the summary of an interrupted run of this match.
+    /// The run's JSON summary file (`--json`), written when the run ends; a
+    /// new state file starts with its games if it is the summary of an
+    /// interrupted run of this match.
     pub summary: Option<PathBuf>,
 }
 

@@ -98,22 +98,44 @@ fn state_games(path: &Path) -> Vec<u64> {
         .collect()
 }
 
+/// Runs the arena with `args` to its end; asserts that it succeeded and
+/// returns what it said on stderr.
+fn run_ok(args: &[String]) -> String {
+    let out = Command::new(ARENA).args(args).output().expect("arena runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    err
+}
+
+/// The JSON summary at `path`.
+fn summary(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("summary written"))
+        .expect("summary is JSON")
+}
+
+/// The run whose summary is `json` and state file `state` finished as the
+/// uninterrupted match `whole` did: each of its 8 games once, the same
+/// results and the same pair counts.
+fn assert_finished_as(json: &Path, state: &Path, whole: &Value) {
+    let s = summary(json);
+    assert_eq!(s["status"], "finished");
+    let mut indices = state_games(state);
+    indices.sort_unstable();
+    assert_eq!(indices, (1..=8).collect::<Vec<u64>>(), "each game once");
+    assert_eq!(results(&s), results(whole));
+    assert_eq!(
+        s["pairings"][0]["pentanomial"],
+        whole["pairings"][0]["pentanomial"]
+    );
+}
+
 #[test]
 fn an_interrupted_match_resumes_without_loss_or_double_count() {
     let dir = scratch("resume");
     // The uninterrupted match.
     let whole_json = dir.join("whole.json");
-    let out = Command::new(ARENA)
-        .args(args(&dir.join("whole.state"), &whole_json))
-        .output()
-        .expect("arena runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let whole: Value =
-        serde_json::from_str(&std::fs::read_to_string(&whole_json).expect("json")).expect("json");
+    run_ok(&args(&dir.join("whole.state"), &whole_json));
+    let whole = summary(&whole_json);
 
     // The same match, interrupted once two games are in the state file.
     let state = dir.join("run.state");
@@ -156,39 +178,16 @@ fn an_interrupted_match_resumes_without_loss_or_double_count() {
     );
     let partial = state_games(&state);
     assert!(partial.len() < 8, "interrupted before the end: {partial:?}");
-    let s: Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+    let s = summary(&json);
     assert_eq!(s["status"], "interrupted");
     assert_eq!(u(&s, "games_played") as usize, partial.len());
 
     // Resumed: the rest is played, nothing twice.
-    let out = Command::new(ARENA)
-        .args(args(&state, &json))
-        .output()
-        .expect("arena runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let s: Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
-    assert_eq!(s["status"], "finished");
-    let mut indices = state_games(&state);
-    indices.sort_unstable();
-    assert_eq!(indices, (1..=8).collect::<Vec<u64>>(), "each game once");
-    assert_eq!(results(&s), results(&whole));
-    assert_eq!(
-        s["pairings"][0]["pentanomial"],
-        whole["pairings"][0]["pentanomial"]
-    );
+    run_ok(&args(&state, &json));
+    assert_finished_as(&json, &state, &whole);
 
     // Once finished, the same command plays nothing more.
-    let out = Command::new(ARENA)
-        .args(args(&state, &json))
-        .output()
-        .expect("arena runs");
-    assert!(out.status.success());
+    run_ok(&args(&state, &json));
     assert_eq!(state_games(&state).len(), 8);
 
     // A state file of another match is refused, naming the difference.
@@ -212,25 +211,13 @@ fn a_torn_last_line_is_played_again() {
     let dir = scratch("resume-torn");
     let state = dir.join("s.state");
     let json = dir.join("s.json");
-    let out = Command::new(ARENA)
-        .args(args(&state, &json))
-        .output()
-        .expect("arena runs");
-    assert!(out.status.success());
+    run_ok(&args(&state, &json));
     // Cut the file in the middle of its last game, as a power cut would.
     let text = std::fs::read_to_string(&state).expect("state");
     let cut = text.trim_end().rfind('\n').expect("lines") + 20;
     std::fs::write(&state, &text[..cut]).expect("cut");
     assert_eq!(state_games(&state).len(), 7);
-    let out = Command::new(ARENA)
-        .args(args(&state, &json))
-        .output()
-        .expect("arena runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_ok(&args(&state, &json));
     let mut indices = state_games(&state);
     indices.sort_unstable();
     assert_eq!(indices, (1..=8).collect::<Vec<u64>>());
@@ -270,8 +257,7 @@ fn two_sigterms_at_once_still_save_the_summary() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("resumes from"), "{err}");
-    let s: Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("summary written"))
-        .expect("json");
+    let s = summary(&json);
     assert_eq!(s["status"], "interrupted");
     assert_eq!(u(&s, "games_played") as usize, state_games(&state).len());
     let gone_by = Instant::now() + Duration::from_secs(5);
@@ -293,13 +279,8 @@ fn a_run_without_a_state_file_resumes_from_its_summary() {
     let dir = scratch("resume-summary");
     let marker = "resume-test-marker-summary-4b9e";
     let whole_json = dir.join("whole.json");
-    let out = Command::new(ARENA)
-        .args(args_marked(&dir.join("whole.state"), &whole_json, marker))
-        .output()
-        .expect("arena runs");
-    assert!(out.status.success());
-    let whole: Value =
-        serde_json::from_str(&std::fs::read_to_string(&whole_json).expect("json")).expect("json");
+    run_ok(&args_marked(&dir.join("whole.state"), &whole_json, marker));
+    let whole = summary(&whole_json);
 
     // The same match without --state (and with its progress lines), stopped
     // by SIGINT once two games have ended.
@@ -357,8 +338,7 @@ fn a_run_without_a_state_file_resumes_from_its_summary() {
         "{err}"
     );
     assert!(!state.exists());
-    let s: Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+    let s = summary(&json);
     assert_eq!(s["status"], "interrupted");
     let played = u(&s, "games_played");
     assert!((2..8).contains(&played), "{err}");
@@ -369,12 +349,7 @@ fn a_run_without_a_state_file_resumes_from_its_summary() {
     let mut other = args_marked(&dir.join("o.state"), &other_json, marker);
     let g = other.iter().position(|a| a == "8").expect("--games 8");
     other[g] = "10".into();
-    let out = Command::new(ARENA)
-        .args(&other)
-        .output()
-        .expect("arena runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    let err = run_ok(&other);
     assert!(
         err.contains("the summary of another interrupted match") && err.contains("games"),
         "{err}"
@@ -382,12 +357,7 @@ fn a_run_without_a_state_file_resumes_from_its_summary() {
     assert_eq!(state_games(&dir.join("o.state")).len(), 10);
 
     // The same command with a new state file plays only the rest.
-    let out = Command::new(ARENA)
-        .args(args_marked(&state, &json, marker))
-        .output()
-        .expect("arena runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    let err = run_ok(&args_marked(&state, &json, marker));
     assert!(
         err.contains(&format!(
             "starts with the {played} games of the interrupted run"
@@ -401,23 +371,12 @@ fn a_run_without_a_state_file_resumes_from_its_summary() {
         )),
         "{err}"
     );
-    let s: Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
-    assert_eq!(s["status"], "finished");
-    let mut indices = state_games(&state);
-    indices.sort_unstable();
-    assert_eq!(indices, (1..=8).collect::<Vec<u64>>(), "each game once");
-    assert_eq!(results(&s), results(&whole));
+    assert_finished_as(&json, &state, &whole);
 
     // A finished run's summary gives a new state file nothing: every game
     // is played again.
     std::fs::remove_file(&state).expect("remove");
-    let out = Command::new(ARENA)
-        .args(args_marked(&state, &json, marker))
-        .output()
-        .expect("arena runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    let err = run_ok(&args_marked(&state, &json, marker));
     assert!(!err.contains("starts with"), "{err}");
     assert!(!err.contains("already played"), "{err}");
     assert_eq!(state_games(&state).len(), 8);
