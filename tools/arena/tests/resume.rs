@@ -113,15 +113,20 @@ fn summary(path: &Path) -> Value {
         .expect("summary is JSON")
 }
 
+/// The state file at `path` holds each of the match's 8 games once.
+fn assert_each_game_once(path: &Path) {
+    let mut indices = state_games(path);
+    indices.sort_unstable();
+    assert_eq!(indices, (1..=8).collect::<Vec<u64>>(), "each game once");
+}
+
 /// The run whose summary is `json` and state file `state` finished as the
 /// uninterrupted match `whole` did: each of its 8 games once, the same
 /// results and the same pair counts.
 fn assert_finished_as(json: &Path, state: &Path, whole: &Value) {
     let s = summary(json);
     assert_eq!(s["status"], "finished");
-    let mut indices = state_games(state);
-    indices.sort_unstable();
-    assert_eq!(indices, (1..=8).collect::<Vec<u64>>(), "each game once");
+    assert_each_game_once(state);
     assert_eq!(results(&s), results(whole));
     assert_eq!(
         s["pairings"][0]["pentanomial"],
@@ -218,9 +223,7 @@ fn a_torn_last_line_is_played_again() {
     std::fs::write(&state, &text[..cut]).expect("cut");
     assert_eq!(state_games(&state).len(), 7);
     run_ok(&args(&state, &json));
-    let mut indices = state_games(&state);
-    indices.sort_unstable();
-    assert_eq!(indices, (1..=8).collect::<Vec<u64>>());
+    assert_each_game_once(&state);
 }
 
 /// Two SIGTERMs a moment apart (GNU parallel's remote wrapper sends its second
