@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The bench signature check (CONTRIBUTING.md, "Commit messages"), run by .ci/run
 # after the tests: the `Bench: N` line of the last commit that touched
-# src/search or src/games must be what the built `tessera bench` prints.
+# src/search, src/games or src/bench must be what the built `tessera bench`
+# prints.
 #
 # Commits that descend from the one that made the bench cover `mike` (the first
 # commit adding BENCH_LEVELS to src/bench.rs) state the total (`Bench:`); older
@@ -19,11 +20,11 @@ fail() {
     exit 1
 }
 
-commit=$(git log -1 --format=%H -- src/search src/games)
-[[ -n $commit ]] || fail "no commit in this clone's history touches src/search or src/games (a shallow clone? fetch more history)"
+commit=$(git log -1 --format=%H -- src/search src/games src/bench)
+[[ -n $commit ]] || fail "no commit in this clone's history touches src/search, src/games or src/bench (a shallow clone? fetch more history)"
 subject=$(git log -1 --format='%h %s' "$commit")
 claimed=$(git log -1 --format=%B "$commit" | sed -n 's/^Bench: *\([0-9][0-9]*\) *$/\1/p' | tail -n 1)
-[[ -n $claimed ]] || fail "commit $subject touches src/search or src/games but its message has no 'Bench: N' line (run 'tessera bench'; its last line is the one to write)"
+[[ -n $claimed ]] || fail "commit $subject touches src/search, src/games or src/bench but its message has no 'Bench: N' line (run 'tessera bench'; its last line is the one to write)"
 
 out=$("$bin" bench)
 total=$(sed -n 's/^Bench: *\([0-9][0-9]*\)$/\1/p' <<<"$out")

@@ -14,7 +14,10 @@ use crate::search::bench::{BenchReport, bench_at};
 /// Table size of each bench search, small so the bench also runs on small machines.
 pub const BENCH_TT_MB: usize = 16;
 pub const REKUSHU_DEPTH: u32 = 4;
-pub const REBUS_DEPTH: u32 = 3;
+/// Deep enough that REBUS's reductions, late-move pruning and null move act
+/// below the root (they start 3 plies from the horizon), so a change to them
+/// changes the signature.
+pub const REBUS_DEPTH: u32 = 5;
 
 /// Plays `plies` moves chosen by a seeded generator from the generation order,
 /// stopping early if the game ends. Deterministic for a given seed.
