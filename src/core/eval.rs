@@ -134,6 +134,10 @@ pub struct SearchShape {
     /// plain reductions, one ply, two for late moves deep in the tree). For
     /// games with long move lists where few moves matter.
     pub log_reduction_divisor: i32,
+    /// Late-move reductions for noisy moves too, as for quiet ones past the
+    /// first few, never the table's move: for games where nearly every move
+    /// is noisy (REBUS: every turn a capture, most of several squares).
+    pub reduce_noisy: bool,
 }
 
 impl SearchShape {
@@ -146,6 +150,7 @@ impl SearchShape {
         reverse_futility_margin: 0,
         null_move_depth: 0,
         log_reduction_divisor: 0,
+        reduce_noisy: false,
     };
 }
 

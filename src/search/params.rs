@@ -95,6 +95,8 @@ pub struct SearchParams {
     /// Logarithmic late-move reductions ([`crate::core::eval::SearchShape`]):
     /// the divisor in hundredths, 0 for the plain reductions.
     pub lmr_log_divisor: i32,
+    /// Late noisy moves are reduced too ([`crate::core::eval::SearchShape`]).
+    pub lmr_noisy: bool,
 }
 
 impl SearchParams {
@@ -114,6 +116,7 @@ impl SearchParams {
         null_reduction: 2,
         root_narrowing_reduction: 1,
         lmr_log_divisor: 0,
+        lmr_noisy: false,
     };
 
     /// The defaults for game `G`: [`SearchParams::DEFAULT`] shaped by the
@@ -131,6 +134,7 @@ impl SearchParams {
             rfp_margin: shape.reverse_futility_margin,
             null_min_depth: shape.null_move_depth,
             lmr_log_divisor: shape.log_reduction_divisor,
+            lmr_noisy: shape.reduce_noisy,
             ..SearchParams::DEFAULT
         }
     }

@@ -20,7 +20,7 @@ use crate::search::eval::{
 use crate::search::info::RootMoveInfo;
 use crate::search::ordering::{History, Killers, ScoredMove, pick, score_moves};
 use crate::search::params::{
-    CHECK_EVERY, CLOCK_EVERY, HISTORY_MAX, LONG_LIST, MAX_LIST, MAX_PLY, ORDER_KILLER,
+    CHECK_EVERY, CLOCK_EVERY, HISTORY_MAX, LONG_LIST, MAX_LIST, MAX_PLY, ORDER_KILLER, ORDER_TT,
     ROOT_LIST_TIME_SHARE, SearchParams,
 };
 use crate::search::timeman::TimeManager;
@@ -718,9 +718,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let reduction = if self.params.lmr
                 && depth >= self.params.lmr_min_depth
                 && i >= self.params.lmr_full_moves
-                && !sm.noisy
-                && sm.score < ORDER_KILLER - 1
-            {
+                && if sm.noisy {
+                    self.params.lmr_noisy && sm.score < ORDER_TT
+                } else {
+                    sm.score < ORDER_KILLER - 1
+                } {
                 self.late_move_reduction(depth, i, pv_node)
             } else {
                 0
