@@ -344,6 +344,22 @@ pub struct SprtReport {
     pub llr: f64,
     pub lower: f64,
     pub upper: f64,
+    /// The decision on every game counted, or, for a run the SPRT stopped,
+    /// the decision that stopped it (see `decided`).
+    pub result: SprtResult,
+    /// For a run the SPRT stopped: the games counted and the LLR when it
+    /// decided. The games in flight then are still played to the end and
+    /// counted in `llr` and the tables, which may take `llr` back inside the
+    /// bounds; the decision stands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided: Option<SprtDecision>,
+}
+
+/// When a run's SPRT decided: the games counted then and their LLR.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SprtDecision {
+    pub games: u64,
+    pub llr: f64,
     pub result: SprtResult,
 }
 
@@ -365,6 +381,7 @@ fn sprt_report(sprt: &Sprt, p: &Pentanomial, min_pairs: u64) -> SprtReport {
         } else {
             SprtResult::Continue
         },
+        decided: None,
     }
 }
 
@@ -598,13 +615,18 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
     if let Some(e) = state_error {
         return Err(TournamentError::State(e));
     }
-    Ok(summarize(
+    let mut summary = summarize(
         &info,
         Some(config.shard),
         Vec::new(),
         final_status(live.sprt_done),
         resume.reports,
-    ))
+    );
+    if let (Some(r), Some(d)) = (summary.sprt.as_mut(), live.decision) {
+        r.result = d.result;
+        r.decided = Some(d);
+    }
+    Ok(summary)
 }
 
 /// Before any game: the records folder is created, and the openings are
@@ -667,6 +689,8 @@ struct Live {
     sprt_min_pairs: u64,
     /// The SPRT has decided: no more games are started.
     sprt_done: bool,
+    /// When it decided, in this run or (resumed) in an earlier one.
+    decision: Option<SprtDecision>,
 }
 
 impl Live {
@@ -679,18 +703,26 @@ impl Live {
             .map(|p| p.stats)
             .collect();
         let sprt = config.sprt.filter(|_| config.shard.is_all());
-        let sprt_done = sprt.as_ref().is_some_and(|s| {
-            stats.first().is_some_and(|st| {
-                sprt_report(s, &st.pentanomial, config.sprt_min_pairs).result
-                    != SprtResult::Continue
+        let decision = sprt.as_ref().and_then(|s| {
+            let r = sprt_report(s, &stats.first()?.pentanomial, config.sprt_min_pairs);
+            (r.result != SprtResult::Continue).then_some(SprtDecision {
+                games: reports.len() as u64,
+                llr: r.llr,
+                result: r.result,
             })
         });
         Live {
             stats,
             sprt,
             sprt_min_pairs: config.sprt_min_pairs,
-            sprt_done,
+            sprt_done: decision.is_some(),
+            decision,
         }
+    }
+
+    /// The games counted so far, over every pairing.
+    fn games(&self) -> u64 {
+        self.stats.iter().map(|st| st.games).sum()
     }
 
     /// Counts a finished game; returns its progress line (the game, its
@@ -719,6 +751,11 @@ impl Live {
             ));
             if r.result != SprtResult::Continue {
                 self.sprt_done = true;
+                self.decision = Some(SprtDecision {
+                    games: self.games(),
+                    llr: r.llr,
+                    result: r.result,
+                });
             }
         }
         status
@@ -1095,23 +1132,33 @@ pub fn table(summary: &Summary) -> String {
         }
     }
     if let Some(r) = &summary.sprt {
-        out.push_str(&format!(
-            "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] {}\n",
-            r.elo0,
-            r.elo1,
-            r.alpha,
-            r.beta,
-            r.llr,
-            r.lower,
-            r.upper,
-            match r.result {
-                SprtResult::H1 => "H1 accepted",
-                SprtResult::H0 => "H0 accepted",
-                SprtResult::Continue => "no decision yet",
-            }
-        ));
+        out.push_str(&sprt_line(r, summary.games_played));
     }
     out
+}
+
+/// The table's SPRT line: the LLR on every game played, and the decision;
+/// for a run the SPRT stopped, the decision that stopped it, and when.
+fn sprt_line(r: &SprtReport, games_played: u64) -> String {
+    let verdict = |result| match result {
+        SprtResult::H1 => "H1 accepted",
+        SprtResult::H0 => "H0 accepted",
+        SprtResult::Continue => "no decision yet",
+    };
+    let result = match &r.decided {
+        Some(d) if d.games < games_played => format!(
+            "{} at game {} (LLR {:.3}); the {} games then in flight are counted above",
+            verdict(d.result),
+            d.games,
+            d.llr,
+            games_played - d.games
+        ),
+        _ => verdict(r.result).to_string(),
+    };
+    format!(
+        "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}] {result}\n",
+        r.elo0, r.elo1, r.alpha, r.beta, r.llr, r.lower, r.upper,
+    )
 }
 
 /// A line on stderr: a closed stderr (the ssh connection or terminal of an
@@ -1153,6 +1200,38 @@ mod tests {
             "illegal move"
         );
         assert_eq!(Ending::parse("no-placement").kind(), "no-placement");
+    }
+
+    #[test]
+    fn sprt_line_keeps_the_decision_that_stopped_the_run() {
+        // The numbers of a REBUS match: H1 at game 340, the last pair, in
+        // flight then, took the LLR back under the bound.
+        let decided = SprtDecision {
+            games: 340,
+            llr: 2.951,
+            result: SprtResult::H1,
+        };
+        let mut r = SprtReport {
+            elo0: 0.0,
+            elo1: 30.0,
+            alpha: 0.05,
+            beta: 0.05,
+            llr: 2.833,
+            lower: -2.944,
+            upper: 2.944,
+            result: SprtResult::H1,
+            decided: Some(decided),
+        };
+        assert_eq!(
+            sprt_line(&r, 342),
+            "\nSPRT elo0=0 elo1=30 alpha=0.05 beta=0.05: LLR 2.833 [-2.944, 2.944] \
+             H1 accepted at game 340 (LLR 2.951); the 2 games then in flight are counted above\n"
+        );
+        // Nothing in flight: the plain verdict.
+        assert!(sprt_line(&r, 340).ends_with("2.944] H1 accepted\n"));
+        r.decided = None;
+        r.result = SprtResult::Continue;
+        assert!(sprt_line(&r, 342).ends_with("2.944] no decision yet\n"));
     }
 
     #[test]

@@ -215,6 +215,11 @@ fn sprt_stops_a_lopsided_match() {
     // Not before 10 pairs (--sprt-min-pairs), soon after; games already under
     // way when the SPRT decides are finished and counted.
     assert!((20..=21).contains(&played), "{played}");
+    // The decision that stopped it: the games counted then, its LLR.
+    let decided = &sprt["decided"];
+    assert_eq!(decided["result"], "h1", "{s}");
+    assert!(decided["llr"].as_f64().expect("llr") >= sprt["upper"].as_f64().expect("upper"));
+    assert!((20..=played).contains(&u(decided, "games")), "{s}");
     assert_eq!(u(&s, "faults"), 0);
     assert!(table.contains("H1 accepted"), "{table}");
     assert!(s["engines"][0]["tc"] == "nodes 300", "{s}");
