@@ -579,7 +579,7 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
     let pairs = pairings(config.format, config.engines.len());
     let mine = shard_games(config.games, pairs.len(), config.shard);
     let mut resume = Resume::open(config, &info, mine)?;
-    let mut live = Live::new(config, &info, &resume.reports);
+    let mut live = Live::new(&info, config.shard.is_all(), &resume.reports);
     let todo = if live.sprt_done {
         Vec::new()
     } else {
@@ -694,30 +694,28 @@ struct Live {
 }
 
 impl Live {
-    /// The counts of the games already played (`reports`), and whether the
-    /// SPRT decided on them.
-    fn new(config: &Config, info: &MatchInfo, reports: &[GameReport]) -> Live {
-        let stats: Vec<PairingStats> = summarize(info, None, Vec::new(), "", reports.to_vec())
+    /// The counts of the games already played (`reports`, in the order
+    /// they finished: a state file's order), and whether and when the SPRT
+    /// decided on them, replayed as the run that played them saw it: a
+    /// decision stands though games then in flight took the LLR back.
+    /// The SPRT is `info`'s, for a whole match (`whole`) only.
+    fn new(info: &MatchInfo, whole: bool, reports: &[GameReport]) -> Live {
+        let stats: Vec<PairingStats> = summarize(info, None, Vec::new(), "", Vec::new())
             .pairings
             .into_iter()
             .map(|p| p.stats)
             .collect();
-        let sprt = config.sprt.filter(|_| config.shard.is_all());
-        let decision = sprt.as_ref().and_then(|s| {
-            let r = sprt_report(s, &stats.first()?.pentanomial, config.sprt_min_pairs);
-            (r.result != SprtResult::Continue).then_some(SprtDecision {
-                games: reports.len() as u64,
-                llr: r.llr,
-                result: r.result,
-            })
-        });
-        Live {
+        let mut live = Live {
             stats,
-            sprt,
-            sprt_min_pairs: config.sprt_min_pairs,
-            sprt_done: decision.is_some(),
-            decision,
+            sprt: info.sprt.filter(|_| whole),
+            sprt_min_pairs: info.sprt_min_pairs,
+            sprt_done: false,
+            decision: None,
+        };
+        for r in reports {
+            live.add(r);
         }
+        live
     }
 
     /// The games counted so far, over every pairing.
@@ -1200,6 +1198,68 @@ mod tests {
             "illegal move"
         );
         assert_eq!(Ending::parse("no-placement").kind(), "no-placement");
+    }
+
+    #[test]
+    fn a_resumed_run_keeps_its_sprt_decision() {
+        let engine = |name: &str| EngineInfo {
+            name: name.into(),
+            command: name.into(),
+            args: Vec::new(),
+            init: Vec::new(),
+            tc: "nodes 1".into(),
+            binary: None,
+        };
+        let info = MatchInfo {
+            game: "rekushu".into(),
+            size: Some(6),
+            engines: vec![engine("a"), engine("b")],
+            format: "gauntlet".into(),
+            games: 100,
+            openings: "none".into(),
+            max_plies: None,
+            adjudication: String::new(),
+            timing: String::new(),
+            sprt: Some(Sprt {
+                elo0: 0.0,
+                elo1: 30.0,
+                alpha: 0.05,
+                beta: 0.05,
+            }),
+            sprt_min_pairs: 10,
+        };
+        // Game k (from 1) of round (k + 1) / 2, colours swapped; `a` wins
+        // or loses.
+        let game = |k: u64, a_wins: bool| -> GameReport {
+            let (first, second) = if k % 2 == 1 { ("a", "b") } else { ("b", "a") };
+            let first_wins = a_wins == (first == "a");
+            serde_json::from_value(serde_json::json!({
+                "index": k, "round": k.div_ceil(2), "pairing": 0,
+                "first": first, "second": second,
+                "result": if first_wins { "1-0" } else { "0-1" },
+                "reason": "no-placement", "fault": null, "score": "",
+                "plies": 10, "record": null,
+            }))
+            .expect("a game report")
+        };
+        // Ten won pairs: H1 at game 20 (the first moment it may decide). The
+        // pair then in flight, lost, takes the LLR back inside the bounds.
+        let mut reports: Vec<GameReport> = (1..=20).map(|k| game(k, true)).collect();
+        reports.extend([game(21, false), game(22, false)]);
+        let stats = |live: &Live| live.stats[0].pentanomial;
+        let live = Live::new(&info, true, &reports);
+        assert_eq!(stats(&live), [1, 0, 0, 0, 10]);
+        let sprt = info.sprt.expect("sprt");
+        let now = sprt_report(&sprt, &stats(&live), 10);
+        assert_eq!(now.result, SprtResult::Continue, "{now:?}");
+        assert!(live.sprt_done, "the decision at game 20 stands");
+        let d = live.decision.expect("a decision");
+        assert_eq!((d.games, d.result), (20, SprtResult::H1));
+        assert!(d.llr >= now.upper);
+        // A shard never stops early.
+        assert!(!Live::new(&info, false, &reports).sprt_done);
+        // Before the tenth pair, no decision.
+        assert!(!Live::new(&info, true, &reports[..18]).sprt_done);
     }
 
     #[test]
