@@ -580,7 +580,7 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
     let mine = shard_games(config.games, pairs.len(), config.shard);
     let mut resume = Resume::open(config, &info, mine)?;
     let mut live = Live::new(&info, config.shard.is_all(), &resume.reports);
-    let todo = if live.sprt_done {
+    let todo = if live.sprt_done() {
         Vec::new()
     } else {
         std::mem::take(&mut resume.todo)
@@ -619,7 +619,7 @@ pub fn run(config: &Config) -> Result<Summary, TournamentError> {
         &info,
         Some(config.shard),
         Vec::new(),
-        final_status(live.sprt_done),
+        final_status(live.sprt_done()),
         resume.reports,
     );
     if let (Some(r), Some(d)) = (summary.sprt.as_mut(), live.decision) {
@@ -687,9 +687,8 @@ struct Live {
     /// the merge of shards decides (see docs/arena-clusters.md).
     sprt: Option<Sprt>,
     sprt_min_pairs: u64,
-    /// The SPRT has decided: no more games are started.
-    sprt_done: bool,
-    /// When it decided, in this run or (resumed) in an earlier one.
+    /// When the SPRT decided, in this run or (resumed) in an earlier one;
+    /// from then on no more games are started.
     decision: Option<SprtDecision>,
 }
 
@@ -709,13 +708,17 @@ impl Live {
             stats,
             sprt: info.sprt.filter(|_| whole),
             sprt_min_pairs: info.sprt_min_pairs,
-            sprt_done: false,
             decision: None,
         };
         for r in reports {
-            live.add(r);
+            live.count(r);
         }
         live
+    }
+
+    /// The SPRT has decided: no more games are started.
+    fn sprt_done(&self) -> bool {
+        self.decision.is_some()
     }
 
     /// The games counted so far, over every pairing.
@@ -723,38 +726,47 @@ impl Live {
         self.stats.iter().map(|st| st.games).sum()
     }
 
-    /// Counts a finished game; returns its progress line (the game, its
-    /// pairing's score, the SPRT's LLR until it decides).
-    fn add(&mut self, report: &GameReport) -> String {
-        let p = report.pairing;
-        if let Some(st) = self.stats.get_mut(p) {
+    /// Counts a finished game; returns the SPRT's report on the games
+    /// counted while it has not decided (the one that decides included).
+    fn count(&mut self, report: &GameReport) -> Option<SprtReport> {
+        if let Some(st) = self.stats.get_mut(report.pairing) {
             let a = st.a.clone();
             st.add(round_of(report), report.a_half_points(&a));
         }
+        if self.sprt_done() {
+            return None;
+        }
+        let r = sprt_report(
+            self.sprt.as_ref()?,
+            &self.stats.first()?.pentanomial,
+            self.sprt_min_pairs,
+        );
+        if r.result != SprtResult::Continue {
+            self.decision = Some(SprtDecision {
+                games: self.games(),
+                llr: r.llr,
+                result: r.result,
+            });
+        }
+        Some(r)
+    }
+
+    /// Counts a finished game; returns its progress line (the game, its
+    /// pairing's score, the SPRT's LLR until it decides).
+    fn add(&mut self, report: &GameReport) -> String {
+        let sprt = self.count(report);
         let mut status = format!(
             "game {} {} vs {}: {} ({})",
             report.index, report.first, report.second, report.result, report.ending,
         );
-        if let Some(st) = self.stats.get(p) {
+        if let Some(st) = self.stats.get(report.pairing) {
             status.push_str(&format!(" | {}", short_status(st)));
         }
-        if let Some(sprt) = &self.sprt
-            && !self.sprt_done
-            && let Some(st) = self.stats.first()
-        {
-            let r = sprt_report(sprt, &st.pentanomial, self.sprt_min_pairs);
+        if let Some(r) = sprt {
             status.push_str(&format!(
                 " | LLR {:.2} ({:.2}, {:.2})",
                 r.llr, r.lower, r.upper
             ));
-            if r.result != SprtResult::Continue {
-                self.sprt_done = true;
-                self.decision = Some(SprtDecision {
-                    games: self.games(),
-                    llr: r.llr,
-                    result: r.result,
-                });
-            }
         }
         status
     }
@@ -858,7 +870,7 @@ fn collect(
             crate::signals::request_stop();
         }
         let status = live.add(&report);
-        if live.sprt_done {
+        if live.sprt_done() {
             stop.store(true, Ordering::SeqCst);
         }
         progress.game(&status);
@@ -1252,14 +1264,14 @@ mod tests {
         let sprt = info.sprt.expect("sprt");
         let now = sprt_report(&sprt, &stats(&live), 10);
         assert_eq!(now.result, SprtResult::Continue, "{now:?}");
-        assert!(live.sprt_done, "the decision at game 20 stands");
+        assert!(live.sprt_done(), "the decision at game 20 stands");
         let d = live.decision.expect("a decision");
         assert_eq!((d.games, d.result), (20, SprtResult::H1));
         assert!(d.llr >= now.upper);
         // A shard never stops early.
-        assert!(!Live::new(&info, false, &reports).sprt_done);
+        assert!(!Live::new(&info, false, &reports).sprt_done());
         // Before the tenth pair, no decision.
-        assert!(!Live::new(&info, true, &reports[..18]).sprt_done);
+        assert!(!Live::new(&info, true, &reports[..18]).sprt_done());
     }
 
     #[test]
