@@ -7,7 +7,8 @@
 //! by a crash is dropped (its game is played again). A new state file starts
 //! with the games of the run's JSON summary when that summary is of an
 //! interrupted run of the same match and shard (one started without
-//! `--state`), so such a run can be resumed too.
+//! `--state`), so such a run can be resumed too; the games go in the order
+//! they ended (each report's `finished`), as a state file holds them.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -195,11 +196,15 @@ fn interrupted_games(
         return (Vec::new(), Some(why));
     }
     let mut seen = BTreeSet::new();
-    let games: Vec<GameReport> = summary
+    let mut games: Vec<GameReport> = summary
         .games
         .into_iter()
         .filter(|g| seen.insert(g.index))
         .collect();
+    // Back in the order they ended, as a state file holds them, so that a
+    // resumed SPRT replays the same walk (games without the number, from an
+    // older arena, stay first in game order).
+    games.sort_by_key(|g| g.finished.unwrap_or(0));
     let said = format!(
         "arena: the new state file '{}' starts with the {} games of the interrupted run in '{}'",
         show(state),

@@ -260,6 +260,13 @@ pub struct GameReport {
     /// The players' ids from their handshakes (`tessera 0.2.0`).
     #[serde(default)]
     pub ids: [Option<String>; 2],
+    /// When the game ended among the shard's games: 1 for the first to
+    /// end, counting those of the state file a run resumed. A summary lists
+    /// games by number; a new state file taken from an interrupted run's
+    /// summary puts them back in this order (see [`Live::new`]). Absent in
+    /// the files of older arenas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<u64>,
 }
 
 impl GameReport {
@@ -860,7 +867,8 @@ fn collect(
         if outcome.interrupted {
             continue;
         }
-        let report = game_report(config, pairs, k, &outcome, progress);
+        let mut report = game_report(config, pairs, k, &outcome, progress);
+        report.finished = Some(live.games() + 1);
         if let Some(s) = resume.state.as_mut()
             && let Err(e) = s.append(&report)
         {
@@ -921,6 +929,7 @@ fn game_report(
         record: write_record(config, k, round, names, outcome, progress),
         times: outcome.times,
         ids: outcome.ids.clone(),
+        finished: None,
     }
 }
 

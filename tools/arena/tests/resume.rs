@@ -341,10 +341,30 @@ fn a_run_without_a_state_file_resumes_from_its_summary() {
         "{err}"
     );
     assert!(!state.exists());
-    let s = summary(&json);
+    let mut s = summary(&json);
     assert_eq!(s["status"], "interrupted");
     let played = u(&s, "games_played");
     assert!((2..8).contains(&played), "{err}");
+
+    // Its games say in which order they ended (1 to `played`); a new state
+    // file takes them in that order. Changed here, as if the last game had
+    // ended first and the others in game order, to see the state file
+    // follow an order that is not the games' own.
+    let games = s["games"].as_array_mut().expect("games");
+    let mut ended: Vec<u64> = games
+        .iter()
+        .map(|g| g["finished"].as_u64().expect("finished"))
+        .collect();
+    ended.sort_unstable();
+    assert_eq!(ended, (1..=played).collect::<Vec<u64>>());
+    games.sort_by_key(|g| g["index"].as_u64());
+    let mut in_end_order: Vec<u64> = Vec::new();
+    for (i, g) in games.iter_mut().enumerate() {
+        g["finished"] = ((i as u64 + 1) % played + 1).into();
+        in_end_order.push(g["index"].as_u64().expect("index"));
+    }
+    in_end_order.rotate_right(1);
+    std::fs::write(&json, s.to_string()).expect("write the summary");
 
     // Another match's new state file does not take them, and says why.
     let other_json = dir.join("o.json");
@@ -374,6 +394,7 @@ fn a_run_without_a_state_file_resumes_from_its_summary() {
         )),
         "{err}"
     );
+    assert_eq!(state_games(&state)[..in_end_order.len()], in_end_order);
     assert_finished_as(&json, &state, &whole);
 
     // A finished run's summary gives a new state file nothing: every game
