@@ -474,6 +474,24 @@ pub enum TournamentError {
     State(String),
 }
 
+/// The counts of each of `info`'s pairings before any game.
+fn no_games(info: &MatchInfo) -> Vec<PairingStats> {
+    let format = if info.format == "round-robin" {
+        Format::RoundRobin
+    } else {
+        Format::Gauntlet
+    };
+    let engines = &info.engines;
+    pairings(format, engines.len())
+        .into_iter()
+        .map(|(a, b)| PairingStats {
+            a: engines[a].name.clone(),
+            b: engines[b].name.clone(),
+            ..PairingStats::default()
+        })
+        .collect()
+}
+
 /// Builds the summary from the finished games (any order, each once).
 pub fn summarize(
     info: &MatchInfo,
@@ -484,20 +502,7 @@ pub fn summarize(
 ) -> Summary {
     reports.sort_by_key(|r| r.index);
     let names: Vec<String> = info.engines.iter().map(|e| e.name.clone()).collect();
-    let format = if info.format == "round-robin" {
-        Format::RoundRobin
-    } else {
-        Format::Gauntlet
-    };
-    let pairs = pairings(format, names.len());
-    let mut stats: Vec<PairingStats> = pairs
-        .iter()
-        .map(|&(a, b)| PairingStats {
-            a: names[a].clone(),
-            b: names[b].clone(),
-            ..PairingStats::default()
-        })
-        .collect();
+    let mut stats = no_games(info);
     let mut latency: Vec<Latency> = vec![Latency::default(); names.len()];
     let mut handshake_total = vec![0.0; names.len()];
     let mut ids: Vec<Option<String>> = vec![None; names.len()];
@@ -706,13 +711,8 @@ impl Live {
     /// decision stands though games then in flight took the LLR back.
     /// The SPRT is `info`'s, for a whole match (`whole`) only.
     fn new(info: &MatchInfo, whole: bool, reports: &[GameReport]) -> Live {
-        let stats: Vec<PairingStats> = summarize(info, None, Vec::new(), "", Vec::new())
-            .pairings
-            .into_iter()
-            .map(|p| p.stats)
-            .collect();
         let mut live = Live {
-            stats,
+            stats: no_games(info),
             sprt: info.sprt.filter(|_| whole),
             sprt_min_pairs: info.sprt_min_pairs,
             decision: None,
@@ -867,8 +867,7 @@ fn collect(
         if outcome.interrupted {
             continue;
         }
-        let mut report = game_report(config, pairs, k, &outcome, progress);
-        report.finished = Some(live.games() + 1);
+        let report = game_report(config, pairs, k, &outcome, live.games() + 1, progress);
         if let Some(s) = resume.state.as_mut()
             && let Err(e) = s.append(&report)
         {
@@ -902,12 +901,14 @@ fn round_of(r: &GameReport) -> u64 {
     r.round.saturating_sub(1)
 }
 
-/// The report of game `k` (0-based), its record written.
+/// The report of game `k` (0-based), the `finished`-th of the shard to
+/// end, its record written.
 fn game_report(
     config: &Config,
     pairs: &[(usize, usize)],
     k: u64,
     outcome: &GameOutcome,
+    finished: u64,
     progress: &Progress,
 ) -> GameReport {
     let (p, round, swapped) = schedule(k, pairs.len());
@@ -929,7 +930,7 @@ fn game_report(
         record: write_record(config, k, round, names, outcome, progress),
         times: outcome.times,
         ids: outcome.ids.clone(),
-        finished: None,
+        finished: Some(finished),
     }
 }
 
