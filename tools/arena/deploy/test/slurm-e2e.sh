@@ -192,7 +192,9 @@ wait_until 120 "job $job ends" job_gone "$job"
 cut=$(games_in "$out/shard-2.state")
 check "shard 2 was cut short ($cut of 10 games in its state file)" test "$cut" -lt 10
 s2=$(if [ -f "$out/shard-2.json" ]; then status_of "$out/shard-2.json"; else echo "no summary"; fi)
-say "shard 2 after scancel: $s2; its log: $(tail -n 2 "$out/slurm-${job}_2.out" | tr '\n' ' ')"
+say "shard 2 after scancel: its log: $(tail -n 2 "$out/slurm-${job}_2.out" | tr '\n' ' ')"
+# Cancelled with games played and games left, it saved its state (SIGTERM) and says so.
+check "shard 2's summary after scancel says 'interrupted' (it says '$s2')" test "$s2" = interrupted
 check "the other shards finished" finished_all "$out"/shard-{1,3,4}.json
 job2=$(submit "$out" "$D/m2.sh" --array=2 --wait)
 say "resubmitted as job $job2 (sbatch --array=2; N read from $out/shards)"
