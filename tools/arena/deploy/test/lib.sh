@@ -210,6 +210,9 @@ status_of() {
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$1"
 }
 
+# summary_of FILE.json: its status, or 'no summary' when the arena wrote none.
+summary_of() { if [ -f "$1" ]; then status_of "$1"; else echo "no summary"; fi; }
+
 # games_in STATE: the games a state file holds (its lines less the header).
 games_in() {
   if [ -f "$1" ]; then echo $(($(wc -l < "$1") - 1)); else echo 0; fi

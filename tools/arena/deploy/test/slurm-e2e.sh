@@ -150,14 +150,14 @@ cancelled_ok() { # STATUS GAMES
   case $1 in
     interrupted) true ;;
     finished) [ "$2" -eq 4 ] ;;
-    none) [ "$2" -eq 0 ] ;;
+    "no summary") [ "$2" -eq 0 ] ;;
     *) false ;;
   esac
 }
 # shellcheck disable=SC2013
 for i in $(awk '$2 == "RUNNING" {sub(/.*_/, "", $1); print $1}' "$out/at-cancel.txt"); do
   [ "$i" -gt "$k" ] || continue
-  st=$(if [ -f "$out/shard-$i.json" ]; then status_of "$out/shard-$i.json"; else echo none; fi)
+  st=$(summary_of "$out/shard-$i.json")
   n=$(games_in "$out/shard-$i.state")
   check "shard $i, running at the cancel: summary '$st', $n games saved" cancelled_ok "$st" "$n"
 done
@@ -170,10 +170,8 @@ check "the watcher's merge is what shards 1..$k hold: $(same_match "$out/prefix.
 check "and those are the unsharded match's first games: $(same_match "$out/prefix.json" "$D/whole2.json" prefix 2>&1)" \
   same_match "$out/prefix.json" "$D/whole2.json" prefix
 for i in $(seq $((k + 1)) 20); do
-  if [ -f "$out/shard-$i.json" ]; then
-    say "shard $i: $(status_of "$out/shard-$i.json"), $(games_in "$out/shard-$i.state") games in its state file"
-  elif [ -f "$out/shard-$i.state" ]; then
-    say "shard $i: no summary, $(games_in "$out/shard-$i.state") games in its state file"
+  if [ -f "$out/shard-$i.json" ] || [ -f "$out/shard-$i.state" ]; then
+    say "shard $i: $(summary_of "$out/shard-$i.json"), $(games_in "$out/shard-$i.state") games in its state file"
   fi
 done
 say "2. $(($(date +%s) - t)) s"
@@ -191,7 +189,7 @@ say "scancel ${job}_2 with $cut of shard 2's 10 games played"
 wait_until 120 "job $job ends" job_gone "$job"
 cut=$(games_in "$out/shard-2.state")
 check "shard 2 was cut short ($cut of 10 games in its state file)" test "$cut" -lt 10
-s2=$(if [ -f "$out/shard-2.json" ]; then status_of "$out/shard-2.json"; else echo "no summary"; fi)
+s2=$(summary_of "$out/shard-2.json")
 say "shard 2 after scancel: its log: $(tail -n 2 "$out/slurm-${job}_2.out" | tr '\n' ' ')"
 # Cancelled with games played and games left, it saved its state (SIGTERM) and says so.
 check "shard 2's summary after scancel says 'interrupted' (it says '$s2')" test "$s2" = interrupted

@@ -190,7 +190,7 @@ check "$begun of 20 shards had started (state files), shards 1..$k had finished 
   test "$begun" -lt 20
 for i in $(seq $((k + 1)) 20); do
   [ -f "$out/shard-$i.state" ] || continue
-  say "shard $i: $(if [ -f "$out/shard-$i.json" ]; then status_of "$out/shard-$i.json"; else echo "no summary"; fi), $(games_in "$out/shard-$i.state") games in its state file"
+  say "shard $i: $(summary_of "$out/shard-$i.json"), $(games_in "$out/shard-$i.state") games in its state file"
 done
 prefix=()
 for i in $(seq 1 "$k"); do prefix+=("$out/shard-$i.json"); done
@@ -217,15 +217,14 @@ check "kill PID while shards 1 and 2 run: parallel.sh exits $status, '$(grep -o 
   test "$status" -eq 130
 wait_until 20 "the arenas of the stopped match end and no late one starts" settled "$out/"
 check "no arena of the match is left, here or over ssh" none_left "$out/"
-summary() { if [ -f "$1" ]; then status_of "$1"; else echo "no summary"; fi; }
 saved=$(for i in 1 2 3 4; do
-  echo "shard $i: $(games_in "$out/shard-$i.state") games, $(summary "$out/shard-$i.json");"
+  echo "shard $i: $(games_in "$out/shard-$i.state") games, $(summary_of "$out/shard-$i.json");"
 done | tr '\n' ' ')
 # Each arena that was running got SIGTERM over ssh, saved, wrote its summary.
 stopped_and_saved() {
   local a b
-  a=$(summary "$out/shard-1.json")
-  b=$(summary "$out/shard-2.json")
+  a=$(summary_of "$out/shard-1.json")
+  b=$(summary_of "$out/shard-2.json")
   case "$a $b" in
     "interrupted interrupted" | "interrupted finished" | "finished interrupted") ;;
     *) return 1 ;;
