@@ -28,8 +28,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::core::GameText;
 use crate::core::eval::{WIN, WIN_BOUND};
+use crate::core::{GameId, GameText};
 use crate::core::{Side, Status};
 use crate::protocol::report::analysis_score as score_text;
 use crate::record::{Line, Replay};
@@ -129,12 +129,12 @@ pub fn analyze(
 }
 
 /// The level's configuration for analysis: no randomness, no resigning.
-fn config(options: &Options) -> LevelConfig {
+fn config(options: &Options, game: GameId) -> LevelConfig {
     LevelConfig {
         noise_margin: 0,
         resign: Resign::Off,
         threads: options.threads.max(1),
-        ..options.level.config()
+        ..options.level.config_in(game)
     }
 }
 
@@ -168,7 +168,7 @@ fn analyze_line<G: GameText + Evaluate>(
     options: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Analysis {
-    let config = config(options);
+    let config = config(options, G::ID);
     let mut searcher = Searcher::<G>::for_level(&config);
     let stop = AtomicBool::new(false);
     let limits = |shallower: bool| match options.budget {

@@ -100,7 +100,7 @@ fn one_thread_is_deterministic() {
 #[test]
 fn stop_interrupts_a_search_with_a_legal_move() {
     let mut e = Engine::new();
-    // mike thinks 3 s per move by default; the stop comes much earlier.
+    // Rekushu's mike thinks 3 s per move by default; the stop comes much earlier.
     ok(&mut e, "level mike");
     let legal = ok(&mut e, "list_moves");
     let stop = e.stop_flag();

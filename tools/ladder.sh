@@ -6,7 +6,8 @@
 #   tools/ladder.sh rebus hard mike # one pairing (game, stronger, weaker or uct)
 #
 # Times per move are the levels' own defaults divided by ten (easy 0.2 s,
-# medium 0.5 s, hard 1 s, mike 3 s), so that a pairing takes minutes, not days;
+# medium 0.5 s, hard 1 s, mike 3 s; REBUS mike 6 s), so that a pairing takes
+# minutes, not days;
 # LADDER_TIMES=shipped plays the defaults themselves. mike plays against uct,
 # and easy against random, at equal time. Every pairing plays at least 40 games
 # (20 pairs) before its SPRT may stop it. Results go to ladder/ (LADDER_OUT).
@@ -17,21 +18,26 @@ ARENA=./target/release/arena
 OUT=${LADDER_OUT:-ladder}
 mkdir -p "$OUT"
 
-declare -A TIME=([easy]=0.02 [medium]=0.05 [hard]=0.1 [mike]=0.3 [uct]=0.3 [random]=0.02)
+# TIME[level], or TIME[game-level] where a level has a time of its own in a game.
+declare -A TIME=([easy]=0.02 [medium]=0.05 [hard]=0.1 [mike]=0.3 [rebus-mike]=0.6 [random]=0.02)
 case "${LADDER_TIMES:-tenth}" in
   tenth) ;;
-  shipped) TIME=([easy]=0.2 [medium]=0.5 [hard]=1 [mike]=3 [uct]=3 [random]=0.2) ;;
+  shipped) TIME=([easy]=0.2 [medium]=0.5 [hard]=1 [mike]=3 [rebus-mike]=6 [random]=0.2) ;;
   *) echo "ladder.sh: LADDER_TIMES='$LADDER_TIMES' is not tenth or shipped" >&2; exit 2 ;;
 esac
+
+# move_time GAME LEVEL: the level's time per move in that game.
+move_time() { echo "${TIME[$1-$2]:-${TIME[$2]}}"; }
 
 # pair GAME STRONG WEAK ELO0 ELO1 MAXGAMES: H1 "STRONG is ELO1 stronger" against
 # H0 "only ELO0", stopping at MAXGAMES without a decision.
 pair() {
   local g=$1 a=$2 b=$3 e0=$4 e1=$5 n=$6
-  local tb=${TIME[$b]}
-  case "$b" in uct | random) tb=${TIME[$a]} ;; esac
+  local ta tb
+  ta=$(move_time "$g" "$a")
+  case "$b" in uct | random) tb=$ta ;; *) tb=$(move_time "$g" "$b") ;; esac
   "$ARENA" --game "$g" \
-    --engine "$a=$T" --init "$a=level $a" --movetime "$a=${TIME[$a]}" \
+    --engine "$a=$T" --init "$a=level $a" --movetime "$a=$ta" \
     --engine "$b=$T" --init "$b=level $b" --movetime "$b=$tb" \
     --games "$n" --sprt elo0="$e0" elo1="$e1" alpha=0.05 beta=0.05 --sprt-min-pairs 20 \
     --concurrency 1 --margin-ms 1000 --seed 2026 \

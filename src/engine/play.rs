@@ -44,7 +44,7 @@ impl Searchers {
         if settings.reference.is_some() {
             return;
         }
-        let config = settings.config();
+        let config = settings.config(game);
         match game {
             GameId::Rekushu => {
                 self.rebus = None;
@@ -257,7 +257,7 @@ impl Mover<'_> {
         slot: &mut Option<Searcher<G>>,
         run: &mut R,
     ) -> (Option<G::Move>, bool, Summary) {
-        let config = self.settings.config();
+        let config = self.settings.config(G::ID);
         let side = s.pos.side_to_move();
         let limits = self.settings.limits_for(side, self.received);
         let searcher = searcher(slot, &config);
@@ -278,7 +278,7 @@ impl Mover<'_> {
         pos: &G,
         reference: Reference,
     ) -> (Option<G::Move>, Summary) {
-        let config = self.settings.config();
+        let config = self.settings.config(G::ID);
         let limits = self.settings.limits_for(pos.side_to_move(), self.received);
         let never = AtomicBool::new(false);
         let stop = listened(self.settings, self.stop, &never);

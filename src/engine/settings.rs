@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use super::error::CommandError;
 use super::numbers::{seconds, whole};
-use crate::core::Side;
 use crate::core::eval::EvalChoice;
+use crate::core::{GameId, Side};
 use crate::games::rebus::DEFAULT_TURN_LIMIT;
 use crate::games::rebus::nnue as rebus_nnue;
 use crate::games::rekushu::nnue as rekushu_nnue;
@@ -174,9 +174,9 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The level's configuration with the user's overrides applied.
-    pub fn config(&self) -> LevelConfig {
-        let mut c = self.level.config();
+    /// The level's configuration in `game` with the user's overrides applied.
+    pub fn config(&self, game: GameId) -> LevelConfig {
+        let mut c = self.level.config_in(game);
         if let Some(t) = self.overrides.threads {
             c.threads = t;
         }
@@ -306,10 +306,10 @@ impl Settings {
         Ok(())
     }
 
-    /// The value of each option now, in [`option_infos`] order. `allocated`
-    /// is the size of the table the searcher holds, when it has one.
-    pub fn option_values(&self, allocated: Option<usize>) -> [String; 5] {
-        let c = self.config();
+    /// The value of each option now in `game`, in [`option_infos`] order.
+    /// `allocated` is the size of the table the searcher holds, when it has one.
+    pub fn option_values(&self, game: GameId, allocated: Option<usize>) -> [String; 5] {
+        let c = self.config(game);
         let used = c.threads.min(hardware_threads());
         let threads = match used == c.threads {
             true => c.threads.to_string(),

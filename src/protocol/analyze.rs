@@ -82,7 +82,7 @@ pub fn analyze(e: &mut Engine, args: &Args) -> CommandResult {
         max_depth: MAX_DEPTH as u32,
         noise_margin: 0,
         resign: Resign::Off,
-        ..settings.config()
+        ..settings.config(e.game().id())
     };
     let fixed = settings.analysis_limits();
     let spec = StreamSpec {

@@ -170,7 +170,7 @@ pub fn params(e: &mut Engine, args: &Args) -> CommandResult {
     match args.words() {
         [] => {
             let level = e.settings().level_name();
-            let c = e.settings().config();
+            let c = e.settings().config(e.game().id());
             let move_time = match e.settings().time {
                 TimeControl::PerMove(t) => format!("{}", t.as_secs_f64()),
                 _ => "0".to_string(),

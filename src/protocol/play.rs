@@ -136,7 +136,7 @@ pub fn limit(e: &mut Engine, args: &Args) -> CommandResult {
 /// `options`: every option, its value now, and what it takes.
 pub fn options(e: &mut Engine, args: &Args) -> CommandResult {
     args.none()?;
-    let values = e.settings().option_values(e.table_mb());
+    let values = e.settings().option_values(e.game().id(), e.table_mb());
     Ok(option_infos()
         .iter()
         .zip(values)

@@ -9,6 +9,7 @@ use std::time::Duration;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::core::GameId;
 use crate::core::eval::proven_result;
 use crate::search::eval::{EvalChoice, EvalParams, is_decisive};
 use crate::search::info::RootMoveInfo;
@@ -81,6 +82,23 @@ pub struct LevelConfig {
 impl Level {
     pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Mike];
 
+    /// The level's configuration in `game`: [`Level::config`], except that
+    /// REBUS `mike` thinks 6 s a move where Rekushu's thinks 3 s (at 3 s it
+    /// scored under 75% against `hard` at 1 s; docs/strength.md).
+    pub fn config_in(self, game: GameId) -> LevelConfig {
+        let config = self.config();
+        match (self, game) {
+            (Level::Mike, GameId::Rebus) => LevelConfig {
+                move_time: Duration::from_millis(6000),
+                ..config
+            },
+            _ => config,
+        }
+    }
+
+    /// What the level is in both games, with Rekushu's time per move (a
+    /// search under a depth, node or time limit of its own never reads it);
+    /// a game's own configuration is [`Level::config_in`].
     pub fn config(self) -> LevelConfig {
         let all_cores = hardware_threads();
         // `easy` and `medium`: REBUS lists pruned at the root too, no lock bonus.
@@ -291,6 +309,28 @@ mod tests {
         assert_eq!(mike.eval, hard);
         for l in [Level::Easy, Level::Medium] {
             assert!(!l.config().eval.exact_chains && l.config().eval.lock_bonus == 0);
+        }
+    }
+
+    #[test]
+    fn levels_differ_between_games_only_in_rebus_mikes_time() {
+        for l in Level::ALL {
+            let (rekushu, rebus) = (l.config_in(GameId::Rekushu), l.config_in(GameId::Rebus));
+            assert_eq!(rekushu, l.config());
+            match l {
+                Level::Mike => {
+                    assert_eq!(rekushu.move_time, Duration::from_millis(3000));
+                    assert_eq!(rebus.move_time, Duration::from_millis(6000));
+                    assert_eq!(
+                        LevelConfig {
+                            move_time: rekushu.move_time,
+                            ..rebus
+                        },
+                        rekushu
+                    );
+                }
+                _ => assert_eq!(rebus, rekushu, "{l}"),
+            }
         }
     }
 
