@@ -74,6 +74,13 @@ finish() {
     echo "$e2e_name: processes left: $pids" >&2
     status=1
   fi
+  if [ "$status" -ne 0 ] && [ "${KEEP:-0}" != 1 ]; then
+    # The folder goes: show the end of the daemons' logs first.
+    for c in "$D"/log/*.log "$D"/log/*.out; do
+      [ -s "$c" ] || continue
+      tail -n 20 "$c" | sed "s|^|$e2e_name: ${c#"$D"/}: |" >&2
+    done
+  fi
   if [ "${KEEP:-0}" = 1 ]; then
     say "kept $D"
   else
@@ -112,15 +119,21 @@ need() {
   fi
 }
 
-# A TCP port nothing listens on (from a random start; the caller binds it soon).
+# A TCP port no socket of this machine holds, in any state, below the
+# kernel's ephemeral range when that starts above 12000, as it does by
+# default (an outgoing connection then never takes it while the
+# daemon starts), from a random start. Ports handed out stay taken for the
+# run ($D/ports: each call runs in a $(...) subshell).
 free_port() {
-  local port used
-  used=$(ss -Htln | awk '{print $4}' | sed 's/.*://')
-  port=$((20000 + RANDOM % 30000))
-  while grep -qx "$port" <<< "$used" || grep -qx "$port" <<< "${ports_taken:-}"; do
+  local port low used
+  read -r low _ < /proc/sys/net/ipv4/ip_local_port_range
+  [ "$low" -gt 12000 ] || low=32768
+  used=$(ss -Htan | awk '{print $4}' | sed 's/.*://'; cat "$D/ports" 2> /dev/null || true)
+  port=$((10000 + RANDOM % (low - 12000)))
+  while grep -qx "$port" <<< "$used"; do
     port=$((port + 1))
   done
-  ports_taken="${ports_taken:-}"$'\n'"$port"
+  echo "$port" >> "$D/ports"
   echo "$port"
 }
 
