@@ -19,10 +19,10 @@ OUT=${LADDER_OUT:-ladder}
 mkdir -p "$OUT"
 
 # TIME[level], or TIME[game-level] where a level has a time of its own in a game.
-declare -A TIME=([easy]=0.02 [medium]=0.05 [hard]=0.1 [mike]=0.3 [rebus-mike]=0.6 [random]=0.02)
+declare -A TIME=([easy]=0.02 [medium]=0.05 [hard]=0.1 [mike]=0.3 [rebus-mike]=0.6)
 case "${LADDER_TIMES:-tenth}" in
   tenth) ;;
-  shipped) TIME=([easy]=0.2 [medium]=0.5 [hard]=1 [mike]=3 [rebus-mike]=6 [random]=0.2) ;;
+  shipped) TIME=([easy]=0.2 [medium]=0.5 [hard]=1 [mike]=3 [rebus-mike]=6) ;;
   *) echo "ladder.sh: LADDER_TIMES='$LADDER_TIMES' is not tenth or shipped" >&2; exit 2 ;;
 esac
 
